@@ -15,7 +15,7 @@ isgx_kver() {
 
 # isgx_cache: the cache folder (created), outside the repository.
 isgx_cache() {
-	local c=${ISGX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/isgx}
+	local c=${ISGX_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/isgx}
 	mkdir -p "$c"
 	(cd "$c" && pwd)
 }
