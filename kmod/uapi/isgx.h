@@ -28,7 +28,11 @@
 #define SGX_IOC_ENCLAVE_DESTROY \
 	_IOW(SGX_MAGIC, 0x06, struct sgx_destroy_param)
 
-/* SGX leaf return codes passed through to user space. */
+/*
+ * SGX leaf return codes passed through to user space.  The kernel has them
+ * as enum isgx_return_code in kmod/arch.h.
+ */
+#ifndef __KERNEL__
 #define SGX_SUCCESS			0
 #define SGX_INVALID_SIG_STRUCT		1
 #define SGX_INVALID_ATTRIBUTE		2
@@ -52,6 +56,7 @@
 #define SGX_INVALID_ISVSVN		64
 #define SGX_UNMASKED_EVENT		128
 #define SGX_INVALID_KEYNAME		256
+#endif
 
 /* Driver codes of the staging driver. */
 #define SGX_POWER_LOST_ENCLAVE		0xc0000002

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sgx_arch.h - the hardware-defined SGX1 layouts that user space builds:
- * SECS, TCS, SECINFO and SIGSTRUCT (encls-spec.md §2).  The kernel has its
+ * SECS, TCS, SECINFO, SIGSTRUCT and EINITTOKEN (encls-spec.md §2).  The kernel has its
  * own copy in kmod/arch.h; both are checked against the spec's sizes and
  * offsets, not against each other.
  */
@@ -30,6 +30,14 @@
 #define SGX_ATTR_MODE64BIT	0x04ULL
 #define SGX_ATTR_PROVISIONKEY	0x10ULL
 #define SGX_ATTR_EINITTOKENKEY	0x20ULL
+#define SGX_ATTR_KSS		0x80ULL
+/* Bit 3 and bits 63:8 are reserved (spec §2.2). */
+#define SGX_ATTR_RESERVED_MASK	0xffffffffffffff08ULL
+
+/* TCS.FLAGS: the only defined bit; EADD clears it, EDBGWR may set it. */
+#define SGX_TCS_DBGOPTIN	0x1ULL
+/* The bytes of a TCS that the debugger may read (spec §4.6, seed driver). */
+#define SGX_TCS_DEBUG_READ_SIZE	72
 
 struct sgx_secs {
 	uint64_t size;
@@ -109,5 +117,36 @@ static_assert(offsetof(struct sgx_sigstruct, miscselect) == 900, "SIGSTRUCT.MISC
 static_assert(offsetof(struct sgx_sigstruct, enclave_hash) == 960, "SIGSTRUCT.ENCLAVEHASH at 960");
 static_assert(offsetof(struct sgx_sigstruct, isv_svn) == 1026, "SIGSTRUCT.ISVSVN at 1026");
 static_assert(offsetof(struct sgx_sigstruct, q1) == 1040, "SIGSTRUCT.Q1 at 1040");
+
+/*
+ * EINITTOKEN (spec §2.9).  Under owner launch control the driver is given
+ * an all-zero token (VALID = 0): EINIT then checks MRSIGNER against the
+ * launch-key hash, which the driver sets to the enclave's own signer.
+ */
+struct sgx_einittoken {
+	uint32_t valid;
+	uint8_t reserved1[44];
+	uint64_t attributes;
+	uint64_t xfrm;
+	uint8_t mrenclave[32];
+	uint8_t reserved2[32];
+	uint8_t mrsigner[32];
+	uint8_t reserved3[32];
+	uint8_t cpusvnle[16];
+	uint16_t isv_prod_id_le;
+	uint16_t isv_svn_le;
+	uint8_t reserved4[24];
+	uint32_t masked_miscselect_le;
+	uint64_t masked_attributes_le;
+	uint64_t masked_xfrm_le;
+	uint8_t keyid[32];
+	uint8_t mac[16];
+} __attribute__((packed));
+static_assert(sizeof(struct sgx_einittoken) == 304, "EINITTOKEN is 304 bytes");
+static_assert(offsetof(struct sgx_einittoken, attributes) == 48, "EINITTOKEN.ATTRIBUTES at 48");
+static_assert(offsetof(struct sgx_einittoken, isv_svn_le) == 210, "EINITTOKEN.ISVSVNLE at 210");
+static_assert(offsetof(struct sgx_einittoken, masked_attributes_le) == 240,
+	      "EINITTOKEN.MASKEDATTRIBUTESLE at 240");
+static_assert(offsetof(struct sgx_einittoken, mac) == 288, "EINITTOKEN.MAC at 288");
 
 #endif /* ISGX_SGX_ARCH_H */

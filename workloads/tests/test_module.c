@@ -17,9 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
-
-#define MISC_MAJOR 10
 
 /* Load isgx.ko with @params into a clean state, or end the test. */
 static void load(const char *params)
@@ -44,10 +43,10 @@ static void unload(void)
 	ISGX_ASSERT(ret == 0, "unload failed: %s", strerror(-ret));
 }
 
-/* /sys/class/misc/sgx/dev as major:minor, or -1 when absent. */
-static int misc_devt(unsigned int *major_out, unsigned int *minor_out)
+/* /sys/class/isgx/sgx/dev as major:minor, or -1 when absent. */
+static int sysfs_devt(unsigned int *major_out, unsigned int *minor_out)
 {
-	FILE *f = fopen("/sys/class/misc/sgx/dev", "r");
+	FILE *f = fopen("/sys/class/isgx/sgx/dev", "r");
 	int n;
 
 	if (!f)
@@ -64,7 +63,7 @@ static void expect_gone(void)
 
 	ISGX_EXPECT(!isgx_module_loaded("isgx"), "/sys/module/isgx still exists");
 	ISGX_EXPECT(stat("/dev/sgx", &st) && errno == ENOENT, "/dev/sgx still exists");
-	ISGX_EXPECT(misc_devt(&ma, &mi) < 0, "/sys/class/misc/sgx still exists");
+	ISGX_EXPECT(sysfs_devt(&ma, &mi) < 0, "/sys/class/isgx/sgx still exists");
 }
 
 ISGX_TEST(module_loads, 60)
@@ -74,7 +73,7 @@ ISGX_TEST(module_loads, 60)
 	unload();
 }
 
-ISGX_TEST(dev_node_is_misc_char_0600, 60)
+ISGX_TEST(dev_node_is_char_0600_root, 60)
 {
 	unsigned int ma, mi;
 	struct stat st;
@@ -85,8 +84,7 @@ ISGX_TEST(dev_node_is_misc_char_0600, 60)
 	ISGX_EXPECT((st.st_mode & 07777) == 0600, "mode %04o, want 0600", st.st_mode & 07777);
 	ISGX_EXPECT(st.st_uid == 0 && st.st_gid == 0, "owner %u:%u, want 0:0",
 		    st.st_uid, st.st_gid);
-	ISGX_ASSERT(misc_devt(&ma, &mi) == 0, "/sys/class/misc/sgx/dev missing");
-	ISGX_EXPECT(ma == MISC_MAJOR, "major %u, want the misc major %d", ma, MISC_MAJOR);
+	ISGX_ASSERT(sysfs_devt(&ma, &mi) == 0, "/sys/class/isgx/sgx/dev missing");
 	ISGX_EXPECT(major(st.st_rdev) == ma && minor(st.st_rdev) == mi,
 		    "/dev/sgx is %u:%u but sysfs says %u:%u",
 		    major(st.st_rdev), minor(st.st_rdev), ma, mi);
@@ -126,6 +124,43 @@ ISGX_TEST(dev_mode_parameter, 60)
 	ret = isgx_module_load(isgx_ko_path(), "dev_mode=04755");
 	ISGX_EXPECT(ret == -EINVAL, "dev_mode=04755: got %s, want EINVAL", strerror(-ret));
 	expect_gone();
+}
+
+ISGX_TEST(dev_gid_parameter, 60)
+{
+	struct stat st;
+	int ret;
+
+	load("dev_mode=0660 dev_gid=4321");
+	ISGX_ASSERT(stat("/dev/sgx", &st) == 0, "stat /dev/sgx: %s", strerror(errno));
+	ISGX_EXPECT(st.st_gid == 4321, "group %u, want 4321", st.st_gid);
+	ISGX_EXPECT(st.st_uid == 0, "owner %u, want 0", st.st_uid);
+	ISGX_EXPECT((st.st_mode & 07777) == 0660, "mode %04o, want 0660", st.st_mode & 07777);
+	unload();
+
+	/* (gid_t)-1 is no group: refused. */
+	ret = isgx_module_load(isgx_ko_path(), "dev_gid=4294967295");
+	ISGX_EXPECT(ret == -EINVAL, "dev_gid=4294967295: got %s, want EINVAL", strerror(-ret));
+	expect_gone();
+}
+
+ISGX_TEST(dev_refused_to_non_root, 60)
+{
+	pid_t pid;
+	int status;
+
+	load(NULL);
+	pid = fork();
+	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (setgid(1000) || setuid(1000))
+			_exit(2);
+		_exit(open("/dev/sgx", O_RDWR) < 0 && errno == EACCES ? 0 : 1);
+	}
+	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "uid 1000 could open /dev/sgx (or setuid failed), status %#x", status);
+	unload();
 }
 
 ISGX_TEST(unload_leaves_nothing, 60)

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isgx emu: the emulated EPC and EPCM, the busy-bit locks, CPUID leaf 12H,
+ * EREMOVE, the leaf dispatcher, and load/unload of the whole model.
+ *
+ * The EPC is plain RAM taken at load time in physically contiguous chunks
+ * of at most 4 MiB (the buddy allocator's largest order); chunks that end
+ * up adjacent are merged into one section.  Each section is reported through
+ * the emulated CPUID.(12H, 2 + i), so a driver that memremap()s the
+ * reported ranges gets back exactly these direct-map addresses.
+ *
+ * Abort-page semantics: a page that is not valid in the EPCM reads as
+ * all-ones.  Pages start that way, and EWB, EREMOVE, failed loads and
+ * power loss put them back that way, so a stale kernel mapping of an
+ * evicted page shows 0xff instead of the old secret.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": emu: " fmt
+
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <asm/page.h>
+#include <asm/processor.h>
+#include <linux/wait_bit.h>
+#include <asm/cpufeature.h>
+
+#include "internal.h"
+
+struct isgx_emu isgx_emu;
+
+static unsigned int epc_pages = 2048;
+module_param(epc_pages, uint, 0444);
+MODULE_PARM_DESC(epc_pages, "emu backend: EPC size in 4 KiB pages (default 2048 = 8 MiB, 16..1048576)");
+
+#define ISGX_EMU_CHUNK_ORDER	min(10, MAX_ORDER - 1)
+
+/**
+ * isgx_emu_epc_index() - EPC page index of an address
+ * @addr:	any kernel virtual address
+ *
+ * Context: any.
+ * Return: the index of the EPC page that contains @addr, or -1 if @addr is
+ * not inside an EPC section.
+ */
+long isgx_emu_epc_index(const void *addr)
+{
+	unsigned long a = (unsigned long)addr, first = 0;
+	unsigned int i;
+
+	for (i = 0; i < isgx_emu.nr_sections; i++) {
+		const struct isgx_emu_section *s = &isgx_emu.sections[i];
+		unsigned long b = (unsigned long)s->base;
+
+		if (a >= b && a - b < s->nr_pages * PAGE_SIZE)
+			return first + ((a - b) >> PAGE_SHIFT);
+		first += s->nr_pages;
+	}
+	return -1;
+}
+
+/**
+ * isgx_emu_epc_page() - kernel address of an EPC page
+ * @idx:	EPC page index, below isgx_emu.nr_pages
+ *
+ * Context: any.
+ * Return: the page's kernel virtual address.
+ */
+void *isgx_emu_epc_page(unsigned long idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < isgx_emu.nr_sections; i++) {
+		const struct isgx_emu_section *s = &isgx_emu.sections[i];
+
+		if (idx < s->nr_pages)
+			return s->base + idx * PAGE_SIZE;
+		idx -= s->nr_pages;
+	}
+	WARN_ONCE(1, "EPC index out of range");
+	return NULL;
+}
+
+/**
+ * isgx_emu_epc_contains() - is an address inside the emulated EPC
+ * @addr:	kernel virtual address
+ *
+ * Context: any.
+ * Return: true if @addr lies in an EPC section.
+ */
+bool isgx_emu_epc_contains(const void *addr)
+{
+	return isgx_emu_epc_index(addr) >= 0;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_epc_contains, ISGX);
+
+/**
+ * isgx_emu_page_abort() - make an EPC page read as all-ones
+ * @idx:	EPC page index; its busy bit is held or the model is quiesced
+ *
+ * Context: any.
+ */
+void isgx_emu_page_abort(unsigned long idx)
+{
+	memset(isgx_emu_epc_page(idx), 0xff, PAGE_SIZE);
+}
+
+/**
+ * isgx_emu_epcm_invalidate() - clear an EPCM entry and its page
+ * @idx:	EPC page index; its busy bit is held
+ *
+ * Context: any.
+ */
+void isgx_emu_epcm_invalidate(unsigned long idx)
+{
+	struct isgx_emu_epcm *e = isgx_emu_epcm(idx);
+
+	e->valid = 0;
+	e->blocked = 0;
+	e->pt = 0;
+	e->flags = 0;
+	e->owner = 0;
+	e->enclave_address = 0;
+	e->blocked_epoch = 0;
+	isgx_emu_page_abort(idx);
+}
+
+/**
+ * isgx_emu_read() - read memory outside the EPC as the CPU would
+ * @dst:	kernel buffer
+ * @src:	operand address, possibly bogus
+ * @size:	bytes
+ *
+ * Context: any.
+ * Return: 0, or the #PF code if @src is not mapped.
+ */
+int isgx_emu_read(void *dst, const void *src, size_t size)
+{
+	if (copy_from_kernel_nofault(dst, src, size))
+		return ISGX_EMU_PF;
+	return 0;
+}
+
+/**
+ * isgx_emu_write() - write memory outside the EPC as the CPU would
+ * @dst:	operand address, possibly bogus
+ * @src:	kernel buffer
+ * @size:	bytes
+ *
+ * @dst and @size must be multiples of 8 (all ENCLS outputs are).
+ *
+ * Context: any.
+ * Return: 0, or the #PF code if @dst is not mapped writable.
+ */
+int isgx_emu_write(void *dst, const void *src, size_t size)
+{
+	unsigned long a = (unsigned long)dst;
+	size_t i;
+
+	/* copy_to_kernel_nofault() is not exported by 6.1: open-code it. */
+	if (a < TASK_SIZE_MAX + PAGE_SIZE ||
+	    !__is_canonical_address(a, boot_cpu_data.x86_virt_bits) ||
+	    (a | size) & 7)
+		return ISGX_EMU_PF;
+	pagefault_disable();
+	for (i = 0; i < size; i += 8)
+		__put_kernel_nofault(dst + i, src + i, u64, fault);
+	pagefault_enable();
+	return 0;
+fault:
+	pagefault_enable();
+	return ISGX_EMU_PF;
+}
+
+/**
+ * isgx_emu_lockset_add() - add a page to the set a leaf will lock
+ * @ls:		the set
+ * @idx:	EPC index; negative (not in EPC) and duplicates are ignored
+ *
+ * Context: any.
+ */
+void isgx_emu_lockset_add(struct isgx_emu_lockset *ls, long idx)
+{
+	unsigned int i;
+
+	if (idx < 0 || ls->nr >= ARRAY_SIZE(ls->idx))
+		return;
+	for (i = 0; i < ls->nr; i++)
+		if (ls->idx[i] == idx)
+			return;
+	ls->idx[ls->nr++] = idx;
+}
+
+static int isgx_emu_idx_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * isgx_emu_lockset_lock() - take the busy bits of a set of pages
+ * @ls:		the set
+ *
+ * Pages are locked in index order so that two leaves never deadlock.  With
+ * strict conflict detection a busy page is a conflict and nothing is kept
+ * locked; otherwise the leaf sleeps until the page is free.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -EBUSY on a conflict (strict mode only).
+ */
+int isgx_emu_lockset_lock(struct isgx_emu_lockset *ls)
+{
+	bool strict = READ_ONCE(isgx_emu.strict);
+
+	sort(ls->idx, ls->nr, sizeof(ls->idx[0]), isgx_emu_idx_cmp, NULL);
+	for (ls->held = 0; ls->held < ls->nr; ls->held++) {
+		unsigned long *word = &isgx_emu_epcm(ls->idx[ls->held])->lock;
+
+		if (!strict) {
+			wait_on_bit_lock(word, ISGX_EPCM_BUSY,
+					 TASK_UNINTERRUPTIBLE);
+		} else if (test_and_set_bit_lock(ISGX_EPCM_BUSY, word)) {
+			isgx_emu_lockset_unlock(ls);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+/**
+ * isgx_emu_lockset_unlock() - release the busy bits taken so far
+ * @ls:		the set
+ *
+ * Context: any.
+ */
+void isgx_emu_lockset_unlock(struct isgx_emu_lockset *ls)
+{
+	while (ls->held) {
+		unsigned long *word = &isgx_emu_epcm(ls->idx[--ls->held])->lock;
+
+		clear_bit_unlock(ISGX_EPCM_BUSY, word);
+		/* Order the clear before wake_up_bit()'s waitqueue check. */
+		smp_mb__after_atomic();
+		wake_up_bit(word, ISGX_EPCM_BUSY);
+	}
+}
+
+/**
+ * isgx_emu_eremove() - ENCLS[EREMOVE]
+ * @epc:	EPC page
+ *
+ * Context: process context, may sleep.
+ * Return: 0, SGX_CHILD_PRESENT, SGX_ENCLAVE_ACT, or a fault (#GP, #PF).
+ */
+int isgx_emu_eremove(void *epc)
+{
+	struct isgx_emu_lockset ls = {};
+	struct isgx_emu_epcm *e;
+	long idx;
+	u64 eid = 0;
+	int ret = 0;
+
+	if (!isgx_emu_aligned(epc, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	idx = isgx_emu_epc_index(epc);
+	if (idx < 0)
+		return ISGX_EMU_PF;
+
+	percpu_down_read(&isgx_emu.power_sem);
+	isgx_emu_lockset_add(&ls, idx);
+	if (isgx_emu_lockset_lock(&ls)) {
+		ret = ISGX_EMU_GP;
+		goto out;
+	}
+	e = isgx_emu_epcm(idx);
+	if (!e->valid)
+		goto out_unlock;
+
+	switch (e->pt) {
+	case SGX_PT_VA:
+		break;
+	case SGX_PT_SECS:
+		if (atomic_read(&e->nr_children)) {
+			ret = SGX_CHILD_PRESENT;
+			goto out_unlock;
+		}
+		eid = isgx_emu_secs_priv(idx)->eid;
+		isgx_emu_track_reset(idx);
+		break;
+	default:
+		if (isgx_emu_track_active(e->owner)) {
+			ret = SGX_ENCLAVE_ACT;
+			goto out_unlock;
+		}
+		atomic_dec(&isgx_emu_epcm(e->owner)->nr_children);
+		break;
+	}
+	isgx_emu_epcm_invalidate(idx);
+out_unlock:
+	isgx_emu_lockset_unlock(&ls);
+out:
+	percpu_up_read(&isgx_emu.power_sem);
+	/* The enclave is gone: forget which mms mapped it. */
+	if (eid)
+		isgx_emu_encl_drop(eid);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_eremove, ISGX);
+
+/**
+ * isgx_emu_encls() - execute a leaf by number, with raw register operands
+ * @leaf:	EAX
+ * @rbx:	RBX
+ * @rcx:	RCX
+ * @rdx:	RDX
+ *
+ * For EDBGRD, @rbx is the address where the read value is stored.  Leaves
+ * 0x0D and above (SGX2 and later) are undefined on the emulated SGX1 CPU.
+ *
+ * Context: process context, may sleep.
+ * Return: as the leaf; #GP for an undefined leaf.
+ */
+int isgx_emu_encls(unsigned int leaf, unsigned long rbx, unsigned long rcx,
+		   unsigned long rdx)
+{
+	void *b = (void *)rbx, *c = (void *)rcx, *d = (void *)rdx;
+
+	switch (leaf) {
+	case ECREATE:
+		return isgx_emu_ecreate(b, c);
+	case EADD:
+		return isgx_emu_eadd(b, c);
+	case EINIT:
+		return isgx_emu_einit(b, c, d);
+	case EREMOVE:
+		return isgx_emu_eremove(c);
+	case EDBGRD:
+		return isgx_emu_edbgrd(c, b);
+	case EDBGWR:
+		return isgx_emu_edbgwr(c, b);
+	case EEXTEND:
+		return isgx_emu_eextend(b, c);
+	case ELDB:
+		return isgx_emu_eldb(b, c, d);
+	case ELDU:
+		return isgx_emu_eldu(b, c, d);
+	case EBLOCK:
+		return isgx_emu_eblock(c);
+	case EPA:
+		return isgx_emu_epa(rbx, c);
+	case EWB:
+		return isgx_emu_ewb(b, c, d);
+	case ETRACK:
+		return isgx_emu_etrack(c);
+	default:
+		return ISGX_EMU_GP;
+	}
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_encls, ISGX);
+
+static u64 isgx_emu_xfrm_allowed(void)
+{
+	return 0x3 | (boot_cpu_has(X86_FEATURE_AVX) ? 0x4 : 0);
+}
+
+/**
+ * isgx_emu_cpuid() - the emulated CPUID leaf 12H
+ * @leaf:	CPUID leaf; only 0x12 is emulated, others read as zero
+ * @subleaf:	0 (capabilities), 1 (attributes), 2.. (EPC sections)
+ * @regs:	EAX, EBX, ECX, EDX on return
+ *
+ * Context: any.
+ */
+void isgx_emu_cpuid(u32 leaf, u32 subleaf, u32 regs[4])
+{
+	const struct isgx_emu_section *s;
+	u64 attr = ISGX_EMU_ATTR_ALLOWED, xfrm = isgx_emu_xfrm_allowed();
+	u64 size;
+
+	memset(regs, 0, 4 * sizeof(u32));
+	if (leaf != ISGX_CPUID)
+		return;
+	switch (subleaf) {
+	case 0:
+		regs[0] = ISGX_CPUID_SGX1;
+		regs[1] = ISGX_EMU_MISC_ALLOWED;
+		regs[3] = ISGX_EMU_MAX_SIZE_64 << 8 | ISGX_EMU_MAX_SIZE_32;
+		return;
+	case 1:
+		regs[0] = lower_32_bits(attr);
+		regs[1] = upper_32_bits(attr);
+		regs[2] = lower_32_bits(xfrm);
+		regs[3] = upper_32_bits(xfrm);
+		return;
+	default:
+		if (subleaf - ISGX_CPUID_EPC >= isgx_emu.nr_sections)
+			return;
+		s = &isgx_emu.sections[subleaf - ISGX_CPUID_EPC];
+		size = (u64)s->nr_pages << PAGE_SHIFT;
+		regs[0] = (lower_32_bits(s->phys) & GENMASK(31, 12)) |
+			  ISGX_CPUID_EPC_SECTION;
+		regs[1] = upper_32_bits(s->phys) & GENMASK(19, 0);
+		regs[2] = (lower_32_bits(size) & GENMASK(31, 12)) | 0x1;
+		regs[3] = upper_32_bits(size) & GENMASK(19, 0);
+	}
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_cpuid, ISGX);
+
+/**
+ * isgx_emu_nr_sections() - number of emulated EPC sections
+ *
+ * Context: any, after isgx_emu_init().
+ * Return: the number of sections.
+ */
+unsigned int isgx_emu_nr_sections(void)
+{
+	return isgx_emu.nr_sections;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_nr_sections, ISGX);
+
+/**
+ * isgx_emu_section_get() - one emulated EPC section
+ * @i:	section number, below isgx_emu_nr_sections()
+ *
+ * Context: any, after isgx_emu_init().
+ * Return: the section, or NULL if @i is out of range.
+ */
+const struct isgx_emu_section *isgx_emu_section_get(unsigned int i)
+{
+	return i < isgx_emu.nr_sections ? &isgx_emu.sections[i] : NULL;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_section_get, ISGX);
+
+static void isgx_emu_sections_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < isgx_emu.nr_sections; i++)
+		free_pages_exact(isgx_emu.sections[i].base,
+				 isgx_emu.sections[i].nr_pages * PAGE_SIZE);
+	isgx_emu.nr_sections = 0;
+	isgx_emu.nr_pages = 0;
+}
+
+/*
+ * Chunks are freed one by one with free_pages_exact(), so a merged section
+ * is freed as the concatenation of its chunks: free_pages_exact() works on
+ * any page-aligned range whose pages were split by alloc_pages_exact().
+ */
+static int isgx_emu_sections_alloc(unsigned long nr_pages)
+{
+	unsigned int order = ISGX_EMU_CHUNK_ORDER;
+
+	while (nr_pages) {
+		unsigned long n = min(nr_pages, 1UL << order);
+		struct isgx_emu_section *last;
+		void *p;
+
+		p = alloc_pages_exact(n * PAGE_SIZE, GFP_KERNEL | __GFP_NOWARN |
+				      __GFP_RETRY_MAYFAIL);
+		if (!p) {
+			/* Fragmented memory: fall back to smaller chunks. */
+			if (order > 8) {
+				order--;
+				continue;
+			}
+			return -ENOMEM;
+		}
+		last = isgx_emu.nr_sections ?
+		       &isgx_emu.sections[isgx_emu.nr_sections - 1] : NULL;
+		if (last && last->base + last->nr_pages * PAGE_SIZE == p) {
+			last->nr_pages += n;
+		} else {
+			if (isgx_emu.nr_sections == ISGX_EMU_MAX_SECTIONS) {
+				free_pages_exact(p, n * PAGE_SIZE);
+				return -ENOMEM;
+			}
+			last = &isgx_emu.sections[isgx_emu.nr_sections++];
+			last->base = p;
+			last->phys = virt_to_phys(p);
+			last->nr_pages = n;
+		}
+		isgx_emu.nr_pages += n;
+		nr_pages -= n;
+	}
+	return 0;
+}
+
+/**
+ * isgx_emu_init() - load the model: EPC, EPCM, paging key, tracking
+ *
+ * Context: process context (module init).
+ * Return: 0 or a negative errno.
+ */
+int isgx_emu_init(void)
+{
+	unsigned long i;
+	int ret;
+
+	if (epc_pages < 16 || epc_pages > (1U << 20)) {
+		pr_err("epc_pages=%u is outside 16..1048576\n", epc_pages);
+		return -EINVAL;
+	}
+	spin_lock_init(&isgx_emu.track_lock);
+	hash_init(isgx_emu.encls);
+	atomic64_set(&isgx_emu.next_eid, 1);
+	atomic64_set(&isgx_emu.version, 0);
+	ret = percpu_init_rwsem(&isgx_emu.power_sem);
+	if (ret)
+		return ret;
+
+	ret = isgx_emu_sections_alloc(epc_pages);
+	if (ret) {
+		pr_err("cannot allocate %u EPC pages\n", epc_pages);
+		goto err_sections;
+	}
+	isgx_emu.epcm = kvcalloc(isgx_emu.nr_pages, sizeof(*isgx_emu.epcm),
+				 GFP_KERNEL);
+	if (!isgx_emu.epcm) {
+		ret = -ENOMEM;
+		goto err_sections;
+	}
+	isgx_emu.mask_longs = BITS_TO_LONGS(nr_cpu_ids);
+	isgx_emu.track_masks = kvcalloc(isgx_emu.nr_pages * isgx_emu.mask_longs,
+					sizeof(long), GFP_KERNEL);
+	if (!isgx_emu.track_masks) {
+		ret = -ENOMEM;
+		goto err_epcm;
+	}
+	for (i = 0; i < isgx_emu.nr_pages; i++) {
+		atomic_set(&isgx_emu.epcm[i].nr_children, 0);
+		isgx_emu_page_abort(i);
+	}
+
+	ret = isgx_emu_paging_init();
+	if (ret)
+		goto err_masks;
+	ret = isgx_emu_track_init();
+	if (ret)
+		goto err_paging;
+	isgx_emu_lc_init();
+
+	pr_info("EPC: %lu pages in %u section(s)\n", isgx_emu.nr_pages,
+		isgx_emu.nr_sections);
+	return 0;
+
+err_paging:
+	isgx_emu_paging_exit();
+err_masks:
+	kvfree(isgx_emu.track_masks);
+err_epcm:
+	kvfree(isgx_emu.epcm);
+err_sections:
+	isgx_emu_sections_free();
+	percpu_free_rwsem(&isgx_emu.power_sem);
+	return ret;
+}
+
+/**
+ * isgx_emu_exit() - unload the model
+ *
+ * Context: process context (module exit).
+ */
+void isgx_emu_exit(void)
+{
+	isgx_emu_inject_exit();
+	isgx_emu_track_exit();
+	isgx_emu_paging_exit();
+	kvfree(isgx_emu.track_masks);
+	kvfree(isgx_emu.epcm);
+	isgx_emu_sections_free();
+	percpu_free_rwsem(&isgx_emu.power_sem);
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isgx emu: fidelity knobs and fault injection.
+ *
+ *  strict_conflicts	try-lock EPC pages and report a conflict (#GP, or
+ *			code 7 / 15 from EBLOCK) instead of waiting, to flush
+ *			out missing driver locking (spec §7.5)
+ *  einit_unmasked_pct	EINIT returns SGX_UNMASKED_EVENT at this rate
+ *  power_loss		writing 1 wipes the EPCM and draws a new paging key,
+ *			as across S3/S4
+ *  (aex_tick_us lives in track.c, lc_allow in einit.c)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": emu: " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/wait_bit.h>
+
+#include "internal.h"
+
+static int isgx_strict_set(const char *val, const struct kernel_param *kp)
+{
+	bool v;
+	int ret = kstrtobool(val, &v);
+
+	if (!ret)
+		WRITE_ONCE(isgx_emu.strict, v);
+	return ret;
+}
+
+static int isgx_strict_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%c\n", READ_ONCE(isgx_emu.strict) ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops isgx_strict_ops = {
+	.set = isgx_strict_set,
+	.get = isgx_strict_get,
+};
+module_param_cb(strict_conflicts, &isgx_strict_ops, NULL, 0644);
+MODULE_PARM_DESC(strict_conflicts, "emu backend: report concurrent ENCLS on one page as a conflict instead of waiting (default N)");
+
+static int isgx_unmasked_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int pct;
+	int ret = kstrtouint(val, 0, &pct);
+
+	return ret ? ret : isgx_emu_test_set_unmasked_pct(pct);
+}
+
+static int isgx_unmasked_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(isgx_emu.unmasked_pct));
+}
+
+static const struct kernel_param_ops isgx_unmasked_ops = {
+	.set = isgx_unmasked_set,
+	.get = isgx_unmasked_get,
+};
+module_param_cb(einit_unmasked_pct, &isgx_unmasked_ops, NULL, 0644);
+MODULE_PARM_DESC(einit_unmasked_pct, "emu backend: percentage of EINITs that return SGX_UNMASKED_EVENT (0..100, default 0)");
+
+static int isgx_power_loss_set(const char *val, const struct kernel_param *kp)
+{
+	bool v;
+	int ret = kstrtobool(val, &v);
+
+	if (ret || !v)
+		return ret ? ret : -EINVAL;
+	if (!isgx_emu.epcm)
+		return -ENODEV;	/* not loaded yet, or hw backend */
+	isgx_emu_power_loss();
+	return 0;
+}
+
+static const struct kernel_param_ops isgx_power_loss_ops = {
+	.set = isgx_power_loss_set,
+};
+module_param_cb(power_loss, &isgx_power_loss_ops, NULL, 0200);
+MODULE_PARM_DESC(power_loss, "emu backend: write 1 to lose the EPC as across S3 (EPCM wiped, new paging key)");
+
+/**
+ * isgx_emu_inject_unmasked() - should this EINIT see an unmasked event
+ *
+ * Context: any.
+ * Return: true at the configured rate.
+ */
+bool isgx_emu_inject_unmasked(void)
+{
+	unsigned int pct = READ_ONCE(isgx_emu.unmasked_pct);
+
+	return pct && get_random_u32() % 100 < pct;
+}
+
+/**
+ * isgx_emu_test_set_unmasked_pct() - set the EINIT unmasked-event rate
+ * @pct:	0..100
+ *
+ * Context: any.
+ * Return: 0 or -EINVAL.
+ */
+int isgx_emu_test_set_unmasked_pct(unsigned int pct)
+{
+	if (pct > 100)
+		return -EINVAL;
+	WRITE_ONCE(isgx_emu.unmasked_pct, pct);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_test_set_unmasked_pct, ISGX);
+
+/**
+ * isgx_emu_test_set_strict() - switch strict conflict detection
+ * @strict:	true to report conflicts instead of waiting
+ *
+ * Context: any.
+ */
+void isgx_emu_test_set_strict(bool strict)
+{
+	WRITE_ONCE(isgx_emu.strict, strict);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_test_set_strict, ISGX);
+
+/**
+ * isgx_emu_test_hold() - pretend another ENCLS is using an EPC page
+ * @epc:	EPC page
+ * @etrack:	also pretend an ETRACK is running on it (a SECS)
+ *
+ * Context: any.
+ * Return: 0, -EINVAL (not in EPC), -EBUSY (already in use).
+ */
+int isgx_emu_test_hold(void *epc, bool etrack)
+{
+	long idx = isgx_emu_epc_index(epc);
+	struct isgx_emu_epcm *e;
+
+	if (idx < 0)
+		return -EINVAL;
+	e = isgx_emu_epcm(idx);
+	if (test_and_set_bit_lock(ISGX_EPCM_BUSY, &e->lock))
+		return -EBUSY;
+	WRITE_ONCE(e->etrack, etrack);
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_test_hold, ISGX);
+
+/**
+ * isgx_emu_test_release() - end isgx_emu_test_hold()
+ * @epc:	EPC page
+ *
+ * Context: any.
+ */
+void isgx_emu_test_release(void *epc)
+{
+	long idx = isgx_emu_epc_index(epc);
+	struct isgx_emu_epcm *e;
+
+	if (idx < 0)
+		return;
+	e = isgx_emu_epcm(idx);
+	WRITE_ONCE(e->etrack, 0);
+	clear_bit_unlock(ISGX_EPCM_BUSY, &e->lock);
+	/* Order the clear before wake_up_bit()'s waitqueue check. */
+	smp_mb__after_atomic();
+	wake_up_bit(&e->lock, ISGX_EPCM_BUSY);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_test_release, ISGX);
+
+/**
+ * isgx_emu_test_set_state() - set EPCM PENDING/MODIFIED/PR of a page
+ * @epc:	a valid EPC page
+ * @state:	SGX_SECINFO_PENDING | SGX_SECINFO_MODIFIED | SGX_SECINFO_PR
+ *
+ * SGX1 leaves never set these bits (EAUG, EMODT and EMODPR do), so tests
+ * of SGX_PAGE_NOT_DEBUGGABLE set them here.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EINVAL (not a valid page or bad @state), -EBUSY.
+ */
+int isgx_emu_test_set_state(void *epc, u64 state)
+{
+	struct isgx_emu_lockset ls = {};
+	long idx = isgx_emu_epc_index(epc);
+	struct isgx_emu_epcm *e;
+	int ret = 0;
+
+	if (idx < 0 || (state & ~SGX_SECINFO_STATE_MASK))
+		return -EINVAL;
+	isgx_emu_lockset_add(&ls, idx);
+	if (isgx_emu_lockset_lock(&ls))
+		return -EBUSY;
+	e = isgx_emu_epcm(idx);
+	if (e->valid)
+		e->flags = (e->flags & ~SGX_SECINFO_STATE_MASK) | state;
+	else
+		ret = -EINVAL;
+	isgx_emu_lockset_unlock(&ls);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_test_set_state, ISGX);
+
+static void (*isgx_emu_power_loss_notify)(void);
+
+/**
+ * isgx_emu_set_power_loss_notify() - who to call after a power loss
+ * @fn:		called in process context after the EPC is lost; NULL for none
+ *
+ * The driver registers here what it would run on resume from S3/S4.
+ *
+ * Context: any.
+ */
+void isgx_emu_set_power_loss_notify(void (*fn)(void))
+{
+	WRITE_ONCE(isgx_emu_power_loss_notify, fn);
+}
+
+/**
+ * isgx_emu_power_loss() - lose the EPC, as across S3 or S4
+ *
+ * Context: process context, may sleep.
+ *
+ * Every EPCM entry becomes invalid and every page reads as all-ones; the
+ * paging key is drawn anew, so that nothing sealed before loads again; the
+ * enclave-mm table is emptied.  Running leaves finish first.
+ */
+void isgx_emu_power_loss(void)
+{
+	void (*notify)(void);
+	unsigned long i;
+
+	percpu_down_write(&isgx_emu.power_sem);
+	for (i = 0; i < isgx_emu.nr_pages; i++) {
+		isgx_emu_epcm_invalidate(i);
+		atomic_set(&isgx_emu_epcm(i)->nr_children, 0);
+		isgx_emu_track_reset(i);
+	}
+	if (isgx_emu_paging_rekey())
+		pr_warn("power loss: new paging key unavailable, key kept\n");
+	atomic64_inc(&isgx_emu.power_gen);
+	percpu_up_write(&isgx_emu.power_sem);
+	isgx_emu_encl_drop_all();
+	pr_info("power loss: EPC contents lost\n");
+	/* Tell the driver, as a resume from S3 would. */
+	notify = READ_ONCE(isgx_emu_power_loss_notify);
+	if (notify)
+		notify();
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_power_loss, ISGX);
+
+/**
+ * isgx_emu_power_gen() - number of power losses since load
+ *
+ * Context: any.
+ * Return: the count; the driver compares it to notice lost EPC.
+ */
+u64 isgx_emu_power_gen(void)
+{
+	return atomic64_read(&isgx_emu.power_gen);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_power_gen, ISGX);
+
+/**
+ * isgx_emu_inject_exit() - reset the knobs at unload
+ *
+ * Context: process context.
+ */
+void isgx_emu_inject_exit(void)
+{
+	WRITE_ONCE(isgx_emu.unmasked_pct, 0);
+}

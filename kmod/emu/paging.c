@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isgx emu: EPC paging -- EPA, EBLOCK, EWB, ELDB, ELDU and their crypto.
+ *
+ * EWB seals a page with AES-GCM-128 (the crypto API's gcm(aes), aesni when
+ * loaded) under a key drawn at load time and redrawn at power loss:
+ *
+ *   IV  = 0x00000000 || version (u64 LE)    96 bits
+ *   AAD = the 128-byte MAC header below
+ *   PT  = the 4096-byte page                 tag -> PCMD.MAC
+ *
+ * The version comes from a global 64-bit counter that starts at 1 and only
+ * grows, so no (key, nonce) pair is ever used twice; it is stored in the VA
+ * slot.  ELDU decrypts with the slot's version and commits nothing -- no
+ * EPCM change, no slot change -- unless the tag matches; on success it
+ * clears the slot, so an older or replayed copy can never load again.
+ *
+ * MAC header layout (spec §2.11 leaves it to the implementation):
+ *   0   EID of the parent SECS (REG/TCS/TRIM), 0 for SECS and VA
+ *   8   LINADDR
+ *   16  SECINFO: FLAGS = PT | R/W/X | PENDING | MODIFIED | PR, 56 zero bytes
+ *   80  the 40 reserved bytes of the PCMD
+ *   120 zero
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": emu: " fmt
+
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/kmod.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <asm/unaligned.h>
+#include <crypto/gcm.h>
+
+#include "internal.h"
+
+#define ISGX_MAC_HDR_SIZE	128
+#define ISGX_MAC_SIZE		16
+
+/**
+ * struct isgx_mac_hdr - the authenticated header of a sealed page
+ * @eid:	parent enclave EID, or 0
+ * @linaddr:	enclave linear address of the page
+ * @secinfo_flags:	SECINFO.FLAGS: type and permissions
+ * @secinfo_reserved:	rest of the SECINFO
+ * @reserved:	PCMD reserved bytes
+ * @zero:	pad to 128 bytes
+ */
+struct isgx_mac_hdr {
+	u64 eid;
+	u64 linaddr;
+	u64 secinfo_flags;
+	u8 secinfo_reserved[56];
+	u8 reserved[40];
+	u8 zero[8];
+} __packed;
+static_assert(sizeof(struct isgx_mac_hdr) == ISGX_MAC_HDR_SIZE);
+
+/**
+ * struct isgx_crypt - per-operation crypto scratch, never on the stack
+ * @hdr:	AAD
+ * @tag:	GCM tag
+ * @iv:		GCM IV
+ * @src:	source scatterlist
+ * @dst:	destination scatterlist
+ * @req:	the AEAD request; its context follows
+ */
+struct isgx_crypt {
+	struct isgx_mac_hdr hdr;
+	u8 tag[ISGX_MAC_SIZE];
+	u8 iv[GCM_AES_IV_SIZE];
+	struct scatterlist src[3];
+	struct scatterlist dst[3];
+	struct aead_request req;
+};
+
+/* struct page of a page-aligned kernel address outside the EPC, or NULL. */
+static struct page *isgx_emu_kpage(const void *addr)
+{
+	if (isgx_emu_epc_contains(addr))
+		return NULL;
+	if (is_vmalloc_addr(addr))
+		return vmalloc_to_page(addr);
+	if (virt_addr_valid(addr))
+		return virt_to_page(addr);
+	return NULL;
+}
+
+static struct isgx_crypt *isgx_crypt_alloc(void)
+{
+	struct isgx_crypt *c;
+
+	c = kzalloc(sizeof(*c) + crypto_aead_reqsize(isgx_emu.aead),
+		    GFP_KERNEL);
+	if (c)
+		aead_request_set_tfm(&c->req, isgx_emu.aead);
+	return c;
+}
+
+/*
+ * Seal (@enc) or open one page.  @in and @out are struct pages of 4 KiB;
+ * the tag is c->tag.  Return 0, -EBADMSG on a tag mismatch, or another
+ * negative errno.
+ */
+static int isgx_crypt_page(struct isgx_crypt *c, bool enc, u64 version,
+			   struct page *in, struct page *out)
+{
+	DECLARE_CRYPTO_WAIT(wait);
+	unsigned int len = PAGE_SIZE;
+
+	memset(c->iv, 0, 4);
+	put_unaligned_le64(version, c->iv + 4);
+	sg_init_table(c->src, enc ? 2 : 3);
+	sg_set_buf(&c->src[0], &c->hdr, ISGX_MAC_HDR_SIZE);
+	sg_set_page(&c->src[1], in, PAGE_SIZE, 0);
+	sg_init_table(c->dst, enc ? 3 : 2);
+	sg_set_buf(&c->dst[0], &c->hdr, ISGX_MAC_HDR_SIZE);
+	sg_set_page(&c->dst[1], out, PAGE_SIZE, 0);
+	if (enc) {
+		sg_set_buf(&c->dst[2], c->tag, ISGX_MAC_SIZE);
+	} else {
+		sg_set_buf(&c->src[2], c->tag, ISGX_MAC_SIZE);
+		len += ISGX_MAC_SIZE;
+	}
+	aead_request_set_callback(&c->req, CRYPTO_TFM_REQ_MAY_SLEEP |
+				  CRYPTO_TFM_REQ_MAY_BACKLOG,
+				  crypto_req_done, &wait);
+	aead_request_set_ad(&c->req, ISGX_MAC_HDR_SIZE);
+	aead_request_set_crypt(&c->req, c->src, c->dst, len, c->iv);
+	return crypto_wait_req(enc ? crypto_aead_encrypt(&c->req) :
+			       crypto_aead_decrypt(&c->req), &wait);
+}
+
+static struct crypto_aead *isgx_emu_aead_new(void)
+{
+	struct crypto_aead *tfm;
+	u8 key[16];
+	int ret;
+
+	tfm = crypto_alloc_aead("gcm(aes)", 0, 0);
+	if (IS_ERR(tfm))
+		return tfm;
+	get_random_bytes(key, sizeof(key));
+	ret = crypto_aead_setkey(tfm, key, sizeof(key));
+	if (!ret)
+		ret = crypto_aead_setauthsize(tfm, ISGX_MAC_SIZE);
+	memzero_explicit(key, sizeof(key));
+	if (ret) {
+		crypto_free_aead(tfm);
+		return ERR_PTR(ret);
+	}
+	return tfm;
+}
+
+/**
+ * isgx_emu_paging_init() - draw the paging key
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno.
+ */
+int isgx_emu_paging_init(void)
+{
+	struct crypto_aead *tfm;
+
+	/*
+	 * The crypto API instantiates gcm(aes) from the best "aes" it has
+	 * already; it only loads a module when it has none, and aes-generic
+	 * is built in.  Ask for the AES-NI driver first (no error if absent).
+	 */
+	request_module("aesni_intel");
+	tfm = isgx_emu_aead_new();
+
+	if (IS_ERR(tfm)) {
+		pr_err("gcm(aes) unavailable: %ld\n", PTR_ERR(tfm));
+		return PTR_ERR(tfm);
+	}
+	isgx_emu.aead = tfm;
+	pr_info("paging crypto: %s\n",
+		crypto_tfm_alg_driver_name(crypto_aead_tfm(tfm)));
+	return 0;
+}
+
+/**
+ * isgx_emu_paging_rekey() - draw a new paging key (power loss)
+ *
+ * Context: process context, power_sem held for write.
+ * Return: 0 or a negative errno (the old key is kept).
+ */
+int isgx_emu_paging_rekey(void)
+{
+	struct crypto_aead *tfm = isgx_emu_aead_new();
+
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	crypto_free_aead(isgx_emu.aead);
+	isgx_emu.aead = tfm;
+	return 0;
+}
+
+/**
+ * isgx_emu_paging_exit() - drop the paging key
+ *
+ * Context: process context.
+ */
+void isgx_emu_paging_exit(void)
+{
+	crypto_free_aead(isgx_emu.aead);
+	isgx_emu.aead = NULL;
+}
+
+/**
+ * isgx_emu_epa() - ENCLS[EPA]
+ * @rbx:	must be SGX_PT_VA
+ * @epc:	free EPC page that becomes a VA page
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a fault (#GP, #PF); EPA has no error codes.
+ */
+int isgx_emu_epa(unsigned long rbx, void *epc)
+{
+	struct isgx_emu_lockset ls = {};
+	struct isgx_emu_epcm *e;
+	long idx;
+	int ret = 0;
+
+	if (rbx != SGX_PT_VA || !isgx_emu_aligned(epc, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	idx = isgx_emu_epc_index(epc);
+	if (idx < 0)
+		return ISGX_EMU_PF;
+
+	percpu_down_read(&isgx_emu.power_sem);
+	isgx_emu_lockset_add(&ls, idx);
+	if (isgx_emu_lockset_lock(&ls)) {
+		ret = ISGX_EMU_GP;
+		goto out;
+	}
+	e = isgx_emu_epcm(idx);
+	if (e->valid) {
+		ret = ISGX_EMU_PF;
+		goto out_unlock;
+	}
+	clear_page(epc);
+	e->pt = SGX_PT_VA;
+	e->flags = 0;
+	e->blocked = 0;
+	e->enclave_address = 0;
+	e->owner = 0;
+	e->valid = 1;
+out_unlock:
+	isgx_emu_lockset_unlock(&ls);
+out:
+	percpu_up_read(&isgx_emu.power_sem);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_epa, ISGX);
+
+/**
+ * isgx_emu_eblock() - ENCLS[EBLOCK]
+ * @epc:	EPC page
+ *
+ * Context: process context, may sleep.
+ * Return: 0, SGX_BLKSTATE, SGX_NOTBLOCKABLE, SGX_PG_INVLD,
+ * SGX_EPC_PAGE_CONFLICT, SGX_ENTRYEPOCH_LOCKED, SGX_PG_IS_SECS, or a
+ * fault (#GP, #PF).
+ */
+int isgx_emu_eblock(void *epc)
+{
+	struct isgx_emu_lockset ls = {};
+	struct isgx_emu_epcm *e;
+	long idx;
+	int ret = 0;
+
+	if (!isgx_emu_aligned(epc, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	idx = isgx_emu_epc_index(epc);
+	if (idx < 0)
+		return ISGX_EMU_PF;
+
+	percpu_down_read(&isgx_emu.power_sem);
+	isgx_emu_lockset_add(&ls, idx);
+	if (isgx_emu_lockset_lock(&ls)) {
+		ret = SGX_EPC_PAGE_CONFLICT;
+		goto out;
+	}
+	e = isgx_emu_epcm(idx);
+	if (e->valid && isgx_emu_pt_is_child(e->pt) &&
+	    READ_ONCE(isgx_emu_epcm(e->owner)->etrack)) {
+		ret = SGX_ENTRYEPOCH_LOCKED;
+		goto out_unlock;
+	}
+	if (!e->valid) {
+		ret = SGX_PG_INVLD;
+		goto out_unlock;
+	}
+	if (!isgx_emu_pt_is_child(e->pt)) {
+		ret = e->pt == SGX_PT_SECS ? SGX_PG_IS_SECS : SGX_NOTBLOCKABLE;
+		goto out_unlock;
+	}
+	if (e->blocked) {
+		ret = SGX_BLKSTATE;
+		goto out_unlock;
+	}
+	e->blocked_epoch = isgx_emu_track_epoch(e->owner);
+	e->blocked = 1;
+out_unlock:
+	isgx_emu_lockset_unlock(&ls);
+out:
+	percpu_up_read(&isgx_emu.power_sem);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_eblock, ISGX);
+
+/* Is the page-aligned kernel buffer @p writable and readable? */
+static int isgx_emu_probe_rw(void *p, size_t size, void *scratch)
+{
+	int ret = isgx_emu_read(scratch, p, size);
+
+	return ret ? ret : isgx_emu_write(p, scratch, size);
+}
+
+/**
+ * isgx_emu_ewb() - ENCLS[EWB]
+ * @pginfo:	PAGEINFO: SRCPGE = ciphertext out, PCMD out, LINADDR = SECS = 0
+ *		on input; LINADDR = EPCM.ENCLAVEADDRESS on output
+ * @epc:	the page to evict
+ * @va_slot:	8-byte slot in a VA page
+ *
+ * SGX_VA_SLOT_OCCUPIED is an information code: the page *is* evicted and
+ * the previous version in the slot is lost.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, SGX_PAGE_NOT_BLOCKED, SGX_NOT_TRACKED, SGX_CHILD_PRESENT,
+ * SGX_VA_SLOT_OCCUPIED, or a fault (#GP, #PF).
+ */
+int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
+{
+	struct isgx_emu_lockset ls = {};
+	struct isgx_emu_epcm *e, *ve;
+	struct isgx_pageinfo pi;
+	struct isgx_pcmd pcmd = {};
+	struct isgx_crypt *c;
+	struct page *out;
+	long idx, vidx;
+	u64 eid = 0, pcmd_eid = 0, old, ver;
+	int ret;
+
+	if (!isgx_emu_aligned(pginfo, SGX_PAGEINFO_ALIGN) ||
+	    !isgx_emu_aligned(epc, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	idx = isgx_emu_epc_index(epc);
+	if (idx < 0)
+		return ISGX_EMU_PF;
+	if (!isgx_emu_aligned(va_slot, SGX_VA_SLOT_SIZE))
+		return ISGX_EMU_GP;
+	vidx = isgx_emu_epc_index(va_slot);
+	if (vidx < 0)
+		return ISGX_EMU_PF;
+	if (vidx == idx)
+		return ISGX_EMU_GP;
+	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
+	if (ret)
+		return ret;
+	if (pi.addr || pi.secs)
+		return ISGX_EMU_GP;
+	if (!isgx_emu_aligned((void *)pi.metadata, SGX_PCMD_ALIGN) ||
+	    !isgx_emu_aligned((void *)pi.contents, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	out = isgx_emu_kpage((void *)pi.contents);
+	if (!out)
+		return ISGX_EMU_PF;
+	/* Fault now, not in the middle of the crypto, on read-only memory. */
+	ret = isgx_emu_probe_rw((void *)pi.contents, sizeof(u64), &pcmd);
+	if (!ret)
+		ret = isgx_emu_probe_rw((void *)pi.metadata, sizeof(pcmd),
+					&pcmd);
+	if (ret)
+		return ret;
+	c = isgx_crypt_alloc();
+	if (!c)
+		return ISGX_EMU_GP;	/* cannot happen on hardware */
+
+	percpu_down_read(&isgx_emu.power_sem);
+	isgx_emu_lockset_add(&ls, idx);
+	isgx_emu_lockset_add(&ls, vidx);
+	if (isgx_emu_lockset_lock(&ls)) {
+		ret = ISGX_EMU_GP;
+		goto out;
+	}
+	e = isgx_emu_epcm(idx);
+	ve = isgx_emu_epcm(vidx);
+	if (!e->valid || !ve->valid || ve->pt != SGX_PT_VA) {
+		ret = ISGX_EMU_PF;
+		goto out_unlock;
+	}
+	switch (e->pt) {
+	case SGX_PT_SECS:
+		if (atomic_read(&e->nr_children)) {
+			ret = SGX_CHILD_PRESENT;
+			goto out_unlock;
+		}
+		pcmd_eid = isgx_emu_secs_priv(idx)->eid;
+		break;
+	case SGX_PT_VA:
+		break;
+	default:
+		if (!e->blocked) {
+			ret = SGX_PAGE_NOT_BLOCKED;
+			goto out_unlock;
+		}
+		if (!isgx_emu_track_done(e->owner, e->blocked_epoch)) {
+			ret = SGX_NOT_TRACKED;
+			goto out_unlock;
+		}
+		eid = isgx_emu_secs_priv(e->owner)->eid;
+		pcmd_eid = eid;
+		break;
+	}
+
+	c->hdr.eid = eid;
+	c->hdr.linaddr = e->enclave_address;
+	c->hdr.secinfo_flags = (u64)e->pt << SGX_SECINFO_PT_SHIFT | e->flags;
+	ver = atomic64_inc_return(&isgx_emu.version);
+	ret = isgx_crypt_page(c, true, ver, virt_to_page(epc), out);
+	if (WARN_ONCE(ret, "gcm(aes) encrypt failed: %d\n", ret)) {
+		ret = ISGX_EMU_GP;
+		goto out_unlock;
+	}
+
+	pcmd.secinfo.flags = c->hdr.secinfo_flags;
+	pcmd.enclave_id = pcmd_eid;
+	memcpy(pcmd.mac, c->tag, ISGX_MAC_SIZE);
+	/* Both were probed writable above; a racing unmap is the caller's. */
+	ret = isgx_emu_write((void *)pi.metadata, &pcmd, sizeof(pcmd));
+	if (!ret)
+		ret = isgx_emu_write(&pginfo->addr, &c->hdr.linaddr,
+				     sizeof(pginfo->addr));
+	if (ret)
+		goto out_unlock;
+
+	old = *(u64 *)va_slot;
+	*(u64 *)va_slot = ver;
+	ret = old ? SGX_VA_SLOT_OCCUPIED : 0;
+	if (isgx_emu_pt_is_child(e->pt))
+		atomic_dec(&isgx_emu_epcm(e->owner)->nr_children);
+	isgx_emu_epcm_invalidate(idx);
+out_unlock:
+	isgx_emu_lockset_unlock(&ls);
+out:
+	percpu_up_read(&isgx_emu.power_sem);
+	kfree(c);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_ewb, ISGX);
+
+static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
+			void *epc, void *va_slot)
+{
+	struct isgx_emu_lockset ls = {};
+	struct isgx_emu_epcm *e, *ve, *se = NULL;
+	struct isgx_pageinfo pi;
+	struct isgx_pcmd pcmd;
+	struct isgx_crypt *c;
+	struct page *in;
+	long idx, vidx, sidx = -1;
+	unsigned int pt;
+	u64 ver;
+	int ret;
+
+	if (!isgx_emu_aligned(pginfo, SGX_PAGEINFO_ALIGN) ||
+	    !isgx_emu_aligned(epc, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	idx = isgx_emu_epc_index(epc);
+	if (idx < 0)
+		return ISGX_EMU_PF;
+	if (!isgx_emu_aligned(va_slot, SGX_VA_SLOT_SIZE))
+		return ISGX_EMU_GP;
+	vidx = isgx_emu_epc_index(va_slot);
+	if (vidx < 0)
+		return ISGX_EMU_PF;
+	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
+	if (ret)
+		return ret;
+	if (!isgx_emu_aligned((void *)pi.metadata, SGX_PCMD_ALIGN) ||
+	    !isgx_emu_aligned((void *)pi.contents, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	ret = isgx_emu_read(&pcmd, (void *)pi.metadata, sizeof(pcmd));
+	if (ret)
+		return ret;
+	in = isgx_emu_kpage((void *)pi.contents);
+	if (!in)
+		return ISGX_EMU_PF;
+	pt = (pcmd.secinfo.flags & SGX_SECINFO_PT_MASK) >> SGX_SECINFO_PT_SHIFT;
+	if (isgx_emu_pt_is_child(pt) &&
+	    isgx_emu_aligned((void *)pi.secs, PAGE_SIZE))
+		sidx = isgx_emu_epc_index((void *)pi.secs);
+	c = isgx_crypt_alloc();
+	if (!c)
+		return ISGX_EMU_GP;	/* cannot happen on hardware */
+
+	percpu_down_read(&isgx_emu.power_sem);
+	isgx_emu_lockset_add(&ls, idx);
+	isgx_emu_lockset_add(&ls, vidx);
+	isgx_emu_lockset_add(&ls, sidx);
+	if (isgx_emu_lockset_lock(&ls)) {
+		ret = ISGX_EMU_GP;
+		goto out;
+	}
+	e = isgx_emu_epcm(idx);
+	ve = isgx_emu_epcm(vidx);
+	if (e->valid || !ve->valid || ve->pt != SGX_PT_VA) {
+		ret = ISGX_EMU_PF;
+		goto out_unlock;
+	}
+
+	c->hdr.secinfo_flags = pcmd.secinfo.flags;
+	memcpy(c->hdr.secinfo_reserved, pcmd.secinfo.reserved,
+	       sizeof(c->hdr.secinfo_reserved));
+	memcpy(c->hdr.reserved, pcmd.reserved, sizeof(pcmd.reserved));
+	c->hdr.linaddr = pi.addr;
+	if (isgx_emu_pt_is_child(pt)) {
+		if (!isgx_emu_aligned((void *)pi.secs, PAGE_SIZE)) {
+			ret = ISGX_EMU_GP;
+			goto out_unlock;
+		}
+		if (sidx < 0 || sidx == idx) {
+			ret = ISGX_EMU_PF;
+			goto out_unlock;
+		}
+		se = isgx_emu_epcm(sidx);
+		if (!se->valid || se->pt != SGX_PT_SECS) {
+			ret = ISGX_EMU_PF;
+			goto out_unlock;
+		}
+		c->hdr.eid = isgx_emu_secs_priv(sidx)->eid;
+	} else if (pt == SGX_PT_SECS || pt == SGX_PT_VA) {
+		if (pi.secs) {
+			ret = ISGX_EMU_GP;
+			goto out_unlock;
+		}
+	} else {
+		ret = ISGX_EMU_GP;
+		goto out_unlock;
+	}
+
+	ver = *(u64 *)va_slot;
+	memcpy(c->tag, pcmd.mac, ISGX_MAC_SIZE);
+	/*
+	 * Decrypt straight into the target: it is free and its busy bit is
+	 * ours, so nobody can observe the plaintext before the tag is checked,
+	 * and on a mismatch it goes back to reading as all-ones.
+	 */
+	ret = ver ? isgx_crypt_page(c, false, ver, in, virt_to_page(epc)) :
+		    -EBADMSG;
+	if (ret) {
+		WARN_ONCE(ret != -EBADMSG, "gcm(aes) decrypt failed: %d\n", ret);
+		isgx_emu_page_abort(idx);
+		ret = SGX_MAC_COMPARE_FAIL;
+		goto out_unlock;
+	}
+
+	*(u64 *)va_slot = 0;
+	e->pt = pt;
+	e->flags = pcmd.secinfo.flags & (SGX_SECINFO_PERM_MASK |
+					 SGX_SECINFO_STATE_MASK);
+	e->enclave_address = pi.addr;
+	e->blocked = 0;
+	e->blocked_epoch = 0;
+	e->owner = 0;
+	if (se) {
+		e->owner = sidx;
+		atomic_inc(&se->nr_children);
+		if (blocked) {
+			e->blocked = 1;
+			e->blocked_epoch = isgx_emu_track_epoch(sidx);
+		}
+	}
+	if (pt == SGX_PT_SECS) {
+		atomic_set(&e->nr_children, 0);
+		isgx_emu_track_reset(idx);
+	}
+	e->valid = 1;
+out_unlock:
+	isgx_emu_lockset_unlock(&ls);
+out:
+	percpu_up_read(&isgx_emu.power_sem);
+	kfree(c);
+	return ret;
+}
+
+/**
+ * isgx_emu_eldb() - ENCLS[ELDB]: load an evicted page, blocked
+ * @pginfo:	PAGEINFO: LINADDR, SRCPGE = ciphertext, PCMD, SECS (children)
+ * @epc:	free EPC page
+ * @va_slot:	the VA slot that holds the page's version
+ *
+ * Context: process context, may sleep.
+ * Return: 0, SGX_MAC_COMPARE_FAIL, or a fault (#GP, #PF).
+ */
+int isgx_emu_eldb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
+{
+	return isgx_emu_eld(true, pginfo, epc, va_slot);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_eldb, ISGX);
+
+/**
+ * isgx_emu_eldu() - ENCLS[ELDU]: load an evicted page, unblocked
+ * @pginfo:	PAGEINFO: LINADDR, SRCPGE = ciphertext, PCMD, SECS (children)
+ * @epc:	free EPC page
+ * @va_slot:	the VA slot that holds the page's version
+ *
+ * Context: process context, may sleep.
+ * Return: 0, SGX_MAC_COMPARE_FAIL, or a fault (#GP, #PF).
+ */
+int isgx_emu_eldu(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
+{
+	return isgx_emu_eld(false, pginfo, epc, va_slot);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_eldu, ISGX);

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isgx: the enclave object, its pages and its mapping.
+ *
+ * An enclave lives as long as a VMA maps it.  SGX_IOC_ENCLAVE_CREATE maps
+ * the whole ELRANGE itself (as the staging driver did) and attaches the
+ * enclave to that VMA; every VMA made from it by a split holds a
+ * reference, and the last munmap (or the process's exit, or
+ * SGX_IOC_ENCLAVE_DESTROY, which is a munmap) releases every EPC page.
+ * The mapping is never copied into a fork child (VM_DONTCOPY): the child
+ * has no access at all.
+ *
+ * Enclave memory is mapped page by page on fault with the permissions the
+ * page was added with, intersected with the VMA's.  TCS pages are never
+ * mapped: their EPCM permissions are zero, so an enclave could not touch
+ * them either.  A debugger reaches debug enclaves through ->access, which
+ * goes word by word through EDBGRD/EDBGWR as the hardware requires.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+
+#include "encl.h"
+#include "encls.h"
+#include "pager.h"
+#include "stats.h"
+#include "trace.h"
+
+static LIST_HEAD(isgx_encl_list);
+static DEFINE_SPINLOCK(isgx_encl_list_lock);
+static unsigned long isgx_nr_enclaves;	/* isgx_encl_list_lock */
+
+/**
+ * isgx_encl_alloc() - a new, empty enclave of @mm
+ * @mm:		the creating process's mm
+ *
+ * Context: process context.
+ * Return: the enclave with one reference, or NULL without memory.
+ */
+struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm)
+{
+	struct isgx_encl *encl = kzalloc(sizeof(*encl), GFP_KERNEL);
+
+	if (!encl)
+		return NULL;
+	kref_init(&encl->refcount);
+	mutex_init(&encl->lock);
+	xa_init(&encl->pages);
+	encl->power_gen = isgx_encls_hw ? 0 : isgx_emu_power_gen();
+	mmgrab(mm);
+	encl->mm = mm;
+	spin_lock(&isgx_encl_list_lock);
+	list_add_tail(&encl->list, &isgx_encl_list);
+	isgx_nr_enclaves++;
+	spin_unlock(&isgx_encl_list_lock);
+	return encl;
+}
+
+static void isgx_encl_release(struct kref *ref)
+{
+	struct isgx_encl *encl = container_of(ref, struct isgx_encl, refcount);
+	struct isgx_encl_page *page;
+	unsigned long idx;
+
+	spin_lock(&isgx_encl_list_lock);
+	list_del(&encl->list);
+	isgx_nr_enclaves--;
+	spin_unlock(&isgx_encl_list_lock);
+
+	/*
+	 * No VMA maps the enclave any more, so no thread can be inside it:
+	 * tell the model before EREMOVE, which refuses pages of an enclave
+	 * with a thread inside (SGX_ENCLAVE_ACT).
+	 */
+	if (encl->secs && !isgx_encls_hw)
+		isgx_emu_encl_del_mm(encl->secs->va, encl->mm);
+
+	/*
+	 * Children first: EREMOVE of a SECS with children is refused.  No
+	 * reclaim pass holds a page of this enclave (it would hold a
+	 * reference), so every resident page is on the LRU.
+	 */
+	xa_for_each(&encl->pages, idx, page) {
+		if (page->epc_page) {
+			isgx_pager_untrack(page->epc_page);
+			isgx_epc_free(page->epc_page);
+		}
+		isgx_va_slot_put(&page->va_slot);
+		kfree(page);
+	}
+	xa_destroy(&encl->pages);
+	if (encl->secs)
+		isgx_epc_free(encl->secs);
+	if (encl->backing)
+		fput(encl->backing);
+	mmdrop(encl->mm);
+	kfree(encl);
+}
+
+/**
+ * isgx_encl_backing_create() - the shmem file that holds evicted pages
+ * @encl:	an enclave with its size set
+ *
+ * Context: process context.
+ * Return: 0 or the shmem_file_setup() error.
+ */
+int isgx_encl_backing_create(struct isgx_encl *encl)
+{
+	loff_t size = encl->size + (encl->size >> PAGE_SHIFT) * sizeof(struct isgx_pcmd);
+	struct file *backing = shmem_file_setup("isgx-backing", size, VM_NORESERVE);
+
+	if (IS_ERR(backing))
+		return PTR_ERR(backing);
+	encl->backing = backing;
+	return 0;
+}
+
+/**
+ * isgx_encl_put() - drop a reference; the last one releases the enclave
+ * @encl:	the enclave
+ *
+ * Context: process context, may sleep (EREMOVE); not under encl->lock.
+ */
+void isgx_encl_put(struct isgx_encl *encl)
+{
+	kref_put(&encl->refcount, isgx_encl_release);
+}
+
+/**
+ * isgx_encl_power_lost() - was the EPC lost since the enclave was made
+ * @encl:	the enclave
+ *
+ * Context: any.
+ * Return: true when an (emulated) power loss wiped the EPC after create.
+ */
+bool isgx_encl_power_lost(struct isgx_encl *encl)
+{
+	return !isgx_encls_hw && encl->power_gen != isgx_emu_power_gen();
+}
+
+/**
+ * isgx_encl_get_by_addr() - the enclave of @mm based at @addr
+ * @mm:		the calling process's mm
+ * @addr:	the enclave's base address
+ *
+ * The first VMA that ends above @addr must belong to the enclave based at
+ * @addr, so an enclave whose first pages were unmapped is still found.
+ *
+ * Context: process context; takes mmap_lock for reading.
+ * Return: the enclave with a reference held, or NULL.
+ */
+struct isgx_encl *isgx_encl_get_by_addr(struct mm_struct *mm, unsigned long addr)
+{
+	struct isgx_encl *encl = NULL;
+	struct vm_area_struct *vma;
+
+	mmap_read_lock(mm);
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_ops == &isgx_vm_ops && vma->vm_private_data) {
+		encl = vma->vm_private_data;
+		if (encl->base == addr && vma->vm_start < addr + encl->size)
+			kref_get(&encl->refcount);
+		else
+			encl = NULL;
+	}
+	mmap_read_unlock(mm);
+	return encl;
+}
+
+/**
+ * isgx_encl_get_by_page() - the enclave of @mm whose mapping holds @addr
+ * @mm:		the calling process's mm
+ * @addr:	any address inside a mapped part of the enclave
+ *
+ * Context: process context; takes mmap_lock for reading.
+ * Return: the enclave with a reference held, or NULL.
+ */
+struct isgx_encl *isgx_encl_get_by_page(struct mm_struct *mm, unsigned long addr)
+{
+	struct isgx_encl *encl = NULL;
+	struct vm_area_struct *vma;
+
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	if (vma && vma->vm_ops == &isgx_vm_ops && vma->vm_private_data) {
+		encl = vma->vm_private_data;
+		kref_get(&encl->refcount);
+	}
+	mmap_read_unlock(mm);
+	return encl;
+}
+
+/**
+ * isgx_encl_attach() - make the VMA at encl->base the enclave's mapping
+ * @encl:	the enclave, with base and size set
+ * @mm:		the mm that vm_mmap() mapped it in
+ *
+ * Between vm_mmap() and here another thread may have unmapped or replaced
+ * the range, so the VMA is checked to be exactly the fresh, unattached
+ * isgx mapping of the whole ELRANGE.
+ *
+ * Context: process context; takes mmap_lock for writing.
+ * Return: 0, or -ENOMEM when the mapping is gone.
+ */
+int isgx_encl_attach(struct isgx_encl *encl, struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	int ret = -ENOMEM;
+
+	mmap_write_lock(mm);
+	vma = vma_lookup(mm, encl->base);
+	if (vma && vma->vm_ops == &isgx_vm_ops && !vma->vm_private_data &&
+	    vma->vm_start == encl->base && vma->vm_end == encl->base + encl->size) {
+		kref_get(&encl->refcount);
+		vma->vm_private_data = encl;
+		ret = 0;
+	}
+	mmap_write_unlock(mm);
+	return ret;
+}
+
+/**
+ * isgx_encl_nr_enclaves() - enclaves alive now
+ *
+ * Context: any.
+ * Return: a snapshot of the count.
+ */
+unsigned long isgx_encl_nr_enclaves(void)
+{
+	return READ_ONCE(isgx_nr_enclaves);
+}
+
+/*
+ * Zap every PTE of @encl in its mm, under encl->lock so that a fault that
+ * checked the power generation before the loss cannot map a page after
+ * the zap.  Lock order as on the fault path: mmap_lock, then encl->lock.
+ */
+static void isgx_encl_zap(struct isgx_encl *encl)
+{
+	struct vm_area_struct *vma;
+	unsigned long addr;
+
+	if (!mmget_not_zero(encl->mm))
+		return;
+	mmap_read_lock(encl->mm);
+	mutex_lock(&encl->lock);
+	for (addr = encl->base; addr < encl->base + encl->size; addr = vma->vm_end) {
+		vma = find_vma(encl->mm, addr);
+		if (!vma || vma->vm_start >= encl->base + encl->size)
+			break;
+		if (vma->vm_private_data == encl)
+			zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
+	}
+	mutex_unlock(&encl->lock);
+	mmap_read_unlock(encl->mm);
+	mmput(encl->mm);
+}
+
+/**
+ * isgx_encl_power_loss() - unmap the pages of every enclave after the EPC
+ *	was lost
+ *
+ * The enclaves stay until their owners destroy or unmap them; their ioctls
+ * return SGX_POWER_LOST_ENCLAVE and every access faults with SIGBUS,
+ * since the fault path sees the new power generation.
+ *
+ * Context: process context, may sleep; no isgx locks held.
+ */
+void isgx_encl_power_loss(void)
+{
+	struct isgx_encl *encl, *prev = NULL;
+
+	spin_lock(&isgx_encl_list_lock);
+	list_for_each_entry(encl, &isgx_encl_list, list) {
+		/* Skip enclaves already on their way out. */
+		if (!kref_get_unless_zero(&encl->refcount))
+			continue;
+		spin_unlock(&isgx_encl_list_lock);
+		if (prev)
+			isgx_encl_put(prev);
+		isgx_encl_zap(encl);
+		prev = encl;
+		spin_lock(&isgx_encl_list_lock);
+	}
+	spin_unlock(&isgx_encl_list_lock);
+	if (prev)
+		isgx_encl_put(prev);
+}
+
+static void isgx_vma_open(struct vm_area_struct *vma)
+{
+	struct isgx_encl *encl = vma->vm_private_data;
+
+	/* A split: the new VMA holds its own reference. */
+	if (encl)
+		kref_get(&encl->refcount);
+}
+
+static void isgx_vma_close(struct vm_area_struct *vma)
+{
+	struct isgx_encl *encl = vma->vm_private_data;
+
+	if (encl)
+		isgx_encl_put(encl);
+}
+
+static int isgx_vma_mremap(struct vm_area_struct *vma)
+{
+	/* Enclave pages are bound to their linear address (EPCM). */
+	return -EINVAL;
+}
+
+static struct isgx_encl_page *isgx_encl_page_find(struct isgx_encl *encl,
+						  unsigned long addr)
+{
+	if (addr < encl->base || addr - encl->base >= encl->size)
+		return NULL;
+	return xa_load(&encl->pages, PFN_DOWN(addr - encl->base));
+}
+
+static bool isgx_encl_usable(struct isgx_encl *encl)
+{
+	return (encl->flags & ISGX_ENCL_INITIALIZED) &&
+	       !(encl->flags & ISGX_ENCL_DEAD) && !isgx_encl_power_lost(encl);
+}
+
+/*
+ * Bring @page back.  The EPC page is allocated with encl->lock dropped,
+ * since allocating may reclaim and the reclaimer takes enclave locks; the
+ * page may have come back meanwhile through another thread.
+ */
+static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
+					struct isgx_encl_page *page)
+{
+	struct isgx_epc_page *epc;
+	int ret;
+
+	mutex_unlock(&encl->lock);
+	epc = isgx_epc_alloc(page);
+	mutex_lock(&encl->lock);
+	/* Not VM_FAULT_OOM: the kernel's OOM killer cannot free EPC. */
+	if (IS_ERR(epc))
+		return VM_FAULT_SIGBUS;
+	if (page->epc_page || !isgx_encl_usable(encl)) {
+		isgx_epc_release_evicted(epc);
+		return page->epc_page ? 0 : VM_FAULT_SIGBUS;
+	}
+	ret = isgx_pager_load(encl, page, epc);
+	if (ret) {
+		isgx_epc_free(epc);
+		return VM_FAULT_SIGBUS;
+	}
+	return 0;
+}
+
+static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct isgx_encl *encl = vma->vm_private_data;
+	unsigned long addr = vmf->address & PAGE_MASK;
+	struct isgx_encl_page *page;
+	unsigned long vm_flags = VM_SHARED;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	u64 perm;
+
+	if (!encl)
+		return VM_FAULT_SIGBUS;
+
+	mutex_lock(&encl->lock);
+	if (!isgx_encl_usable(encl))
+		goto out;
+	page = isgx_encl_page_find(encl, addr);
+	if (!page ||
+	    (page->secinfo & SGX_SECINFO_PT_MASK) != (u64)SGX_PT_REG << SGX_SECINFO_PT_SHIFT)
+		goto out;
+	/*
+	 * Blocked for eviction: sleep until its EWB is done (then load it)
+	 * or given up (then map it), instead of faulting again and again.
+	 * The VMA, held by this fault, keeps the enclave and its pages.
+	 */
+	for (;;) {
+		if (page->flags & ISGX_PAGE_RECLAIMING) {
+			mutex_unlock(&encl->lock);
+			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
+			mutex_lock(&encl->lock);
+		} else if (!page->epc_page) {
+			ret = isgx_encl_load_locked(encl, page);
+			if (ret)
+				goto out;
+			ret = VM_FAULT_SIGBUS;
+		} else {
+			break;
+		}
+		/* encl->lock was dropped: everything may have changed. */
+		if (!isgx_encl_usable(encl))
+			goto out;
+	}
+
+	/*
+	 * The EPCM permissions bound what the enclave may do; a fault that
+	 * asks for more gets SIGBUS rather than a PTE that would fault again.
+	 */
+	perm = page->secinfo & SGX_SECINFO_PERM_MASK;
+	if (((vmf->flags & FAULT_FLAG_WRITE) && !(perm & SGX_SECINFO_W)) ||
+	    ((vmf->flags & FAULT_FLAG_INSTRUCTION) && !(perm & SGX_SECINFO_X)))
+		goto out;
+	if (perm & SGX_SECINFO_R)
+		vm_flags |= VM_READ;
+	if (perm & SGX_SECINFO_W)
+		vm_flags |= VM_WRITE;
+	if (perm & SGX_SECINFO_X)
+		vm_flags |= VM_EXEC;
+	vm_flags &= vma->vm_flags | VM_SHARED;
+	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
+				  vm_get_page_prot(vm_flags));
+out:
+	mutex_unlock(&encl->lock);
+	return ret;
+}
+
+/*
+ * One EDBGRD/EDBGWR word of a ptrace access: @count bytes at @addr (inside
+ * one aligned 8-byte word).  TCS pages follow the staging driver: only the
+ * first 72 bytes are readable and only FLAGS (bytes 8..15) is writable.
+ */
+static int isgx_encl_debug_word(struct isgx_encl *encl, unsigned long addr,
+				void *buf, int count, bool write)
+{
+	unsigned long offset = addr & ~PAGE_MASK;
+	unsigned int shift = addr & 7;
+	struct isgx_encl_page *page;
+	void *word_va;
+	u64 data;
+	int ret;
+
+	page = isgx_encl_page_find(encl, addr);
+	if (!page)
+		return -EFAULT;
+	if (!page->epc_page && isgx_encl_load_locked(encl, page))
+		return -EFAULT;
+	if (!page->epc_page)
+		return -EFAULT;
+	if ((page->secinfo & SGX_SECINFO_PT_MASK) == (u64)SGX_PT_TCS << SGX_SECINFO_PT_SHIFT) {
+		if (write ? (offset & ~7UL) != offsetof(struct isgx_tcs, flags) :
+			    offset >= SGX_TCS_RESERVED_OFFSET)
+			return -EFAULT;
+	}
+	word_va = page->epc_page->va + (offset & ~7UL);
+	ret = __edbgrd(word_va, &data);
+	if (ret)
+		return -EIO;
+	if (!write) {
+		memcpy(buf, (u8 *)&data + shift, count);
+		return 0;
+	}
+	memcpy((u8 *)&data + shift, buf, count);
+	return __edbgwr(word_va, &data) ? -EIO : 0;
+}
+
+static int isgx_vma_access(struct vm_area_struct *vma, unsigned long addr,
+			   void *buf, int len, int write)
+{
+	struct isgx_encl *encl = vma->vm_private_data;
+	int done = 0, ret = 0;
+
+	if (!encl || !(encl->flags & ISGX_ENCL_DEBUG))
+		return -EFAULT;
+
+	mutex_lock(&encl->lock);
+	if (!isgx_encl_usable(encl)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	while (done < len) {
+		int count = min_t(int, len - done, 8 - ((addr + done) & 7));
+
+		ret = isgx_encl_debug_word(encl, addr + done, buf + done, count, write);
+		if (ret)
+			break;
+		done += count;
+	}
+out:
+	mutex_unlock(&encl->lock);
+	return done ? done : ret;
+}
+
+static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
+{
+	u64 start = ktime_get_ns();
+	vm_fault_t ret;
+
+	trace_fault_begin(vmf->address, vmf->flags);
+	ret = __isgx_vma_fault(vmf);
+	trace_fault_end(vmf->address, (__force unsigned int)ret);
+	isgx_stat_inc(nr_faults);
+	isgx_stats_fault_latency(ktime_get_ns() - start);
+	return ret;
+}
+
+const struct vm_operations_struct isgx_vm_ops = {
+	.open = isgx_vma_open,
+	.close = isgx_vma_close,
+	.mremap = isgx_vma_mremap,
+	.fault = isgx_vma_fault,
+	.access = isgx_vma_access,
+};
+
+/**
+ * isgx_mmap() - the mmap file operation of /dev/sgx
+ * @file:	the open device
+ * @vma:	the new mapping
+ *
+ * A mapping is only useful once SGX_IOC_ENCLAVE_CREATE attaches an
+ * enclave to it; until then every access gets SIGBUS.
+ *
+ * Context: mmap_lock held for writing.
+ * Return: 0, or -EINVAL for a private mapping.
+ */
+int isgx_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	vma->vm_ops = &isgx_vm_ops;
+	vma->vm_private_data = NULL;
+	vma->vm_flags |= VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
+	return 0;
+}
+
+/**
+ * isgx_get_unmapped_area() - a naturally aligned range for an enclave
+ * @file:	the open device
+ * @addr:	hint, or the address for MAP_FIXED
+ * @len:	the enclave size: a power of two of at least two pages
+ * @pgoff:	file offset (ignored by the default allocator)
+ * @flags:	mmap flags
+ *
+ * ELRANGE must be aligned to its size, so twice the length is reserved
+ * and the start rounded up inside it.
+ *
+ * Context: process context.
+ * Return: the address, or -EINVAL / -ENOMEM.
+ */
+unsigned long isgx_get_unmapped_area(struct file *file, unsigned long addr,
+				     unsigned long len, unsigned long pgoff,
+				     unsigned long flags)
+{
+	if (len < 2 * PAGE_SIZE || !is_power_of_2(len) || len > TASK_SIZE / 2)
+		return -EINVAL;
+	if (flags & MAP_FIXED)
+		return IS_ALIGNED(addr, len) ? addr : -EINVAL;
+
+	addr = current->mm->get_unmapped_area(file, addr, 2 * len, pgoff, flags);
+	if (IS_ERR_VALUE(addr))
+		return addr;
+	return ALIGN(addr, len);
+}

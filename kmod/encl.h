@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * isgx: the enclave object, its pages and its mapping.
+ */
+#ifndef _ISGX_ENCL_H
+#define _ISGX_ENCL_H
+
+#include <linux/bits.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+
+#include "epc.h"
+#include "va.h"
+
+/* isgx_encl.flags */
+#define ISGX_ENCL_INITIALIZED	BIT(0)	/* EINIT succeeded */
+#define ISGX_ENCL_DEAD		BIT(1)	/* destroyed or released: no new work */
+#define ISGX_ENCL_DEBUG		BIT(2)	/* ATTRIBUTES.DEBUG: ptrace allowed */
+
+/**
+ * struct isgx_encl_page - one page of an enclave
+ * @addr:	enclave linear address; fixed
+ * @secinfo:	SECINFO.FLAGS it was added with (type and R/W/X); fixed
+ * @epc_page:	the EPC page holding it, NULL while evicted; encl->lock
+ * @encl:	the enclave; fixed
+ * @va_slot:	the slot holding its version while evicted; encl->lock
+ * @flags:	ISGX_PAGE_RECLAIMING from EBLOCK until its EWB is done or
+ *		given up; encl->lock (waited on with wait_var_event())
+ */
+struct isgx_encl_page {
+	unsigned long addr;
+	u64 secinfo;
+	struct isgx_epc_page *epc_page;
+	struct isgx_encl *encl;
+	struct isgx_va_slot va_slot;
+	unsigned int flags;
+};
+
+/* isgx_encl_page.flags */
+#define ISGX_PAGE_RECLAIMING	BIT(0)
+
+/**
+ * struct isgx_encl - an enclave
+ * @refcount:	one per VMA that maps it, plus one per ioctl or fault in
+ *		flight; the last put releases every EPC page
+ * @lock:	protects the fields below that name it
+ * @flags:	ISGX_ENCL_*; encl->lock (read locklessly as hints)
+ * @base:	ELRANGE start; fixed after create
+ * @size:	ELRANGE size, a power of two; fixed after create
+ * @attributes:	SECS.ATTRIBUTES.FLAGS; fixed after create
+ * @power_gen:	isgx_emu_power_gen() at create; a change means the EPC
+ *		was lost and the enclave with it
+ * @mm:		the creating process's mm (not pinned: the enclave dies with
+ *		the last VMA, which is before the mm goes)
+ * @secs:	EPC page of the SECS; fixed after create
+ * @backing:	shmem file: evicted pages at their ELRANGE offset, then
+ *		their PCMDs, 128 bytes each; fixed after create
+ * @pages:	isgx_encl_page by page index in ELRANGE; encl->lock
+ * @nr_pages:	entries in @pages; encl->lock
+ * @list:	entry in the list of all enclaves; isgx_encl_list_lock
+ */
+struct isgx_encl {
+	struct kref refcount;
+	struct mutex lock;
+	unsigned long flags;
+	unsigned long base;
+	unsigned long size;
+	u64 attributes;
+	u64 power_gen;
+	struct mm_struct *mm;
+	struct isgx_epc_page *secs;
+	struct file *backing;
+	struct xarray pages;
+	unsigned long nr_pages;
+	struct list_head list;
+};
+
+extern const struct vm_operations_struct isgx_vm_ops;
+
+struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm);
+void isgx_encl_put(struct isgx_encl *encl);
+struct isgx_encl *isgx_encl_get_by_addr(struct mm_struct *mm, unsigned long addr);
+struct isgx_encl *isgx_encl_get_by_page(struct mm_struct *mm, unsigned long addr);
+bool isgx_encl_power_lost(struct isgx_encl *encl);
+int isgx_encl_attach(struct isgx_encl *encl, struct mm_struct *mm);
+unsigned long isgx_encl_nr_enclaves(void);
+void isgx_encl_power_loss(void);
+int isgx_encl_backing_create(struct isgx_encl *encl);
+
+int isgx_mmap(struct file *file, struct vm_area_struct *vma);
+unsigned long isgx_get_unmapped_area(struct file *file, unsigned long addr,
+				     unsigned long len, unsigned long pgoff,
+				     unsigned long flags);
+
+#endif /* _ISGX_ENCL_H */

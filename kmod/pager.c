@@ -1,0 +1,877 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isgx: the EPC pager.
+ *
+ * The EPC is small and cannot be swapped by the kernel's own reclaim: a
+ * page leaves it only through EWB, which seals it with AES-GCM into normal
+ * memory (the enclave's shmem backing file), and comes back only through
+ * ELDU, which checks the seal against a version kept in a VA slot.  This
+ * file decides which pages leave, and when.
+ *
+ * Which pages.  Every resident REG/TCS page of an enclave sits on one of
+ * two lists, oldest first.  A page that is added or loaded starts on the
+ * inactive list; the reclaimer evicts from the inactive head, and a
+ * victim whose PTE says it was accessed since it was last looked at (the
+ * young bit, cleared as it is read) is promoted to the active list
+ * instead.  So a page must be used twice to be protected, and one
+ * sequential pass over a large range (each page used once) only churns
+ * the inactive list: the hot set on the active list survives it (scan
+ * resistance).  When the inactive list falls below half of the active
+ * one, the active list is aged: its oldest pages have their young bits
+ * harvested, enclave by enclave under one lock round, and the young ones
+ * rotate while the others move to the inactive list.
+ *
+ * policy=fifo16 keeps the upstream reclaimer's algorithm for comparison:
+ * one list, a second chance for a young page, batches of 16 and marks of
+ * 32/64 pages whatever the parameters say.
+ *
+ * How.  One pass of isgx_pager_reclaim() isolates up to @batch victims and
+ * takes them through the SGX eviction protocol in phases, so that the
+ * expensive synchronisation is paid once per enclave per batch instead of
+ * once per page:
+ *
+ *   1. For each victim: take it off the LRU, check and clear its young
+ *      bit, zap its PTE, EBLOCK it.  From here no new TLB entry can be made.
+ *   2. For each enclave in the batch: one ETRACK, then one IPI to the CPUs
+ *      that may be inside it (those running its mm, except this one), and
+ *      none when no such CPU exists.  The IPI's interrupt is the AEX that
+ *      flushes their enclave TLB entries.
+ *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
+ *      from the shared pool.  SGX_NOT_TRACKED climbs a ladder (ETRACK and
+ *      IPI again, then retry) instead of being fatal; any other failure
+ *      puts the page back on the LRU, counted, never BUG.
+ *
+ * When.  kisgxswapd sleeps until the free count drops below the low
+ * watermark, then reclaims in batches until it is above the high one.  An
+ * allocation that finds no free page reclaims directly, a bounded number of
+ * times.  Two pages are kept in reserve for the VA pool, so that an
+ * eviction can always find a slot.
+ *
+ * Locks, outside in: mmap_lock of an enclave's mm (only ever try-locked
+ * here, since a faulting thread may reclaim while holding its own), then
+ * encl->lock, then isgx_pager.lock (the LRU).  Backing I/O happens under
+ * encl->lock for now.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/freezer.h>
+#include <linux/highmem.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/mm.h>
+#include <linux/shmem_fs.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <asm/tlbflush.h>
+
+#include "encl.h"
+#include "encls.h"
+#include "pager.h"
+#include "stats.h"
+#include "trace.h"
+#include "va.h"
+
+/* Pages the ordinary allocator leaves for the VA pool. */
+#define ISGX_EPC_RESERVE		2
+/* Direct reclaim passes before an allocation gives up (all but two forced). */
+#define ISGX_DIRECT_RECLAIM_TRIES	64
+/* EWB tries on SGX_NOT_TRACKED, each after a new ETRACK and IPI. */
+#define ISGX_EWB_TRIES			3
+
+static unsigned int batch;
+static unsigned int low_mark;
+static unsigned int high_mark;
+
+enum isgx_policy {
+	ISGX_POLICY_DEFAULT,
+	ISGX_POLICY_FIFO16,
+};
+
+static const char * const isgx_policy_names[] = {
+	[ISGX_POLICY_DEFAULT] = "default",
+	[ISGX_POLICY_FIFO16] = "fifo16",
+};
+
+static int policy = ISGX_POLICY_DEFAULT;
+
+static int isgx_policy_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(isgx_policy_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	WRITE_ONCE(policy, i);
+	return 0;
+}
+
+static int isgx_policy_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", isgx_policy_names[READ_ONCE(policy)]);
+}
+
+static const struct kernel_param_ops isgx_policy_ops = {
+	.set = isgx_policy_set,
+	.get = isgx_policy_get,
+};
+module_param_cb(policy, &isgx_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(policy, "Eviction policy: default (two-list aging) or fifo16 (upstream baseline)");
+
+/* fifo16 is the upstream reclaimer: its constants, not the parameters. */
+static unsigned int isgx_batch(void)
+{
+	return READ_ONCE(policy) == ISGX_POLICY_FIFO16 ? 16 : READ_ONCE(batch);
+}
+
+static unsigned int isgx_low_mark(void)
+{
+	return READ_ONCE(policy) == ISGX_POLICY_FIFO16 ? 32 : READ_ONCE(low_mark);
+}
+
+static unsigned int isgx_high_mark(void)
+{
+	return READ_ONCE(policy) == ISGX_POLICY_FIFO16 ? 64 : READ_ONCE(high_mark);
+}
+
+/**
+ * struct isgx_pager - state of the pager
+ * @lock:		protects the lists and their counts
+ * @active:		resident pages used at least twice, oldest first
+ * @inactive:		other resident pages, oldest first
+ * @nr_active:		pages on @active
+ * @nr_inactive:	pages on @inactive
+ * @swapd:		the kisgxswapd thread
+ * @swapd_wq:		kisgxswapd sleeps here
+ */
+struct isgx_pager {
+	spinlock_t lock;
+	struct list_head active;
+	struct list_head inactive;
+	unsigned long nr_active;
+	unsigned long nr_inactive;
+	struct task_struct *swapd;
+	wait_queue_head_t swapd_wq;
+};
+
+static struct isgx_pager isgx_pager;
+
+/*
+ * Watermarks must keep low <= high <= the EPC size.  At load time the EPC
+ * is not known yet: isgx_pager_init() checks then.  Writes are serialised
+ * by the module's parameter lock.  A change wakes kisgxswapd so that it
+ * acts on the new marks at once.
+ */
+static int isgx_pager_param_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long total = isgx_epc_nr_total();
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (kp->arg == &batch && (v < 1 || v > 512))
+		return -EINVAL;
+	if (total && kp->arg == &low_mark && (v > total || v > high_mark))
+		return -EINVAL;
+	if (total && kp->arg == &high_mark && (v > total || v < low_mark))
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	if (total)
+		wake_up(&isgx_pager.swapd_wq);
+	return 0;
+}
+
+static const struct kernel_param_ops isgx_pager_param_ops = {
+	.set = isgx_pager_param_set,
+	.get = param_get_uint,
+};
+module_param_cb(batch, &isgx_pager_param_ops, &batch, 0644);
+MODULE_PARM_DESC(batch, "Pages evicted per reclaim pass (1..512; default EPC/16 within 16..512)");
+module_param_cb(low_mark, &isgx_pager_param_ops, &low_mark, 0644);
+MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32)");
+module_param_cb(high_mark, &isgx_pager_param_ops, &high_mark, 0644);
+MODULE_PARM_DESC(high_mark, "kisgxswapd sleeps above this many free EPC pages (default: twice low_mark)");
+
+
+/* One victim on its way through the phases of a batch. */
+struct isgx_victim {
+	struct isgx_epc_page *epc;
+	struct isgx_encl_page *page;
+	struct isgx_encl *encl;		/* a reference is held */
+	struct isgx_va_slot slot;
+	bool blocked;
+	bool young;
+};
+
+static bool isgx_pager_below_low(void)
+{
+	return isgx_epc_nr_free() < isgx_low_mark();
+}
+
+/* Put @epc at the young end of a list.  isgx_pager.lock held. */
+static void __isgx_pager_add(struct isgx_epc_page *epc, bool active)
+{
+	if (active) {
+		epc->flags |= ISGX_EPC_ACTIVE;
+		list_add_tail(&epc->list, &isgx_pager.active);
+		isgx_pager.nr_active++;
+	} else {
+		epc->flags &= ~ISGX_EPC_ACTIVE;
+		list_add_tail(&epc->list, &isgx_pager.inactive);
+		isgx_pager.nr_inactive++;
+	}
+}
+
+/* Take @epc off its list.  isgx_pager.lock held. */
+static void __isgx_pager_del(struct isgx_epc_page *epc)
+{
+	list_del_init(&epc->list);
+	if (epc->flags & ISGX_EPC_ACTIVE)
+		isgx_pager.nr_active--;
+	else
+		isgx_pager.nr_inactive--;
+}
+
+static void isgx_pager_add(struct isgx_epc_page *epc, bool active)
+{
+	spin_lock(&isgx_pager.lock);
+	__isgx_pager_add(epc, active);
+	spin_unlock(&isgx_pager.lock);
+}
+
+/**
+ * isgx_pager_track() - put a newly resident enclave page on the inactive list
+ * @epc:	its EPC page, owner set to the isgx_encl_page
+ *
+ * Context: any; takes isgx_pager.lock.
+ */
+void isgx_pager_track(struct isgx_epc_page *epc)
+{
+	isgx_pager_add(epc, false);
+}
+
+/**
+ * isgx_pager_untrack() - take a page off its list, if it is on one
+ * @epc:	its EPC page
+ *
+ * A page isolated by a reclaim pass is on no list; the pass holds a
+ * reference to the enclave, so the page cannot be freed under it.
+ *
+ * Context: any; takes isgx_pager.lock.
+ */
+void isgx_pager_untrack(struct isgx_epc_page *epc)
+{
+	spin_lock(&isgx_pager.lock);
+	if (!list_empty(&epc->list))
+		__isgx_pager_del(epc);
+	spin_unlock(&isgx_pager.lock);
+}
+
+static struct isgx_epc_page *isgx_epc_alloc_common(void *owner, unsigned long reserve)
+{
+	struct isgx_epc_page *epc;
+	int i;
+
+	for (i = 0; i <= ISGX_DIRECT_RECLAIM_TRIES; i++) {
+		if (isgx_epc_nr_free() > reserve) {
+			epc = __isgx_epc_alloc(owner);
+			if (!IS_ERR(epc)) {
+				if (isgx_pager_below_low())
+					wake_up(&isgx_pager.swapd_wq);
+				return epc;
+			}
+		}
+		if (fatal_signal_pending(current))
+			break;
+		trace_alloc_stall(isgx_epc_nr_free());
+		isgx_stat_inc(nr_alloc_stalls);
+		/*
+		 * The first passes respect the young bits; if they freed
+		 * nothing, later ones evict regardless, and wait a tick for
+		 * passes of other threads that hold pages isolated.
+		 */
+		if (!isgx_pager_reclaim(isgx_batch(), i >= 2) && i >= 2)
+			schedule_timeout_uninterruptible(1);
+	}
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * isgx_epc_alloc() - an EPC page, reclaiming when none is free
+ * @owner:	stored in the descriptor
+ *
+ * Context: process context, may sleep; no enclave lock held (the
+ * reclaimer takes enclave locks).
+ * Return: the page, or ERR_PTR(-ENOMEM) after bounded direct reclaim.
+ */
+struct isgx_epc_page *isgx_epc_alloc(void *owner)
+{
+	return isgx_epc_alloc_common(owner, ISGX_EPC_RESERVE);
+}
+
+/**
+ * isgx_epc_alloc_reserve() - an EPC page for the VA pool, from the reserve
+ * @owner:	stored in the descriptor
+ *
+ * Context: as isgx_epc_alloc().
+ * Return: the page, or ERR_PTR(-ENOMEM).
+ */
+struct isgx_epc_page *isgx_epc_alloc_reserve(void *owner)
+{
+	return isgx_epc_alloc_common(owner, 0);
+}
+
+/* Backing layout: page i at i * PAGE_SIZE, its PCMD at size + i * 128. */
+static pgoff_t isgx_backing_index(struct isgx_encl *encl, struct isgx_encl_page *page)
+{
+	return PFN_DOWN(page->addr - encl->base);
+}
+
+static loff_t isgx_pcmd_offset(struct isgx_encl *encl, struct isgx_encl_page *page)
+{
+	return encl->size + isgx_backing_index(encl, page) * sizeof(struct isgx_pcmd);
+}
+
+struct isgx_backing {
+	struct page *contents;
+	struct page *pcmd;
+	unsigned int pcmd_offset;
+};
+
+static int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
+			    struct isgx_backing *b)
+{
+	struct address_space *mapping = encl->backing->f_mapping;
+	loff_t pcmd = isgx_pcmd_offset(encl, page);
+
+	b->contents = shmem_read_mapping_page_gfp(mapping, isgx_backing_index(encl, page),
+						  mapping_gfp_mask(mapping));
+	if (IS_ERR(b->contents))
+		return PTR_ERR(b->contents);
+	b->pcmd = shmem_read_mapping_page_gfp(mapping, pcmd >> PAGE_SHIFT,
+					      mapping_gfp_mask(mapping));
+	if (IS_ERR(b->pcmd)) {
+		put_page(b->contents);
+		return PTR_ERR(b->pcmd);
+	}
+	b->pcmd_offset = pcmd & ~PAGE_MASK;
+	return 0;
+}
+
+static void isgx_backing_put(struct isgx_backing *b, bool dirty)
+{
+	if (dirty) {
+		set_page_dirty(b->contents);
+		set_page_dirty(b->pcmd);
+	}
+	put_page(b->contents);
+	put_page(b->pcmd);
+}
+
+/**
+ * isgx_pager_load() - bring an evicted page back with ELDU
+ * @encl:	its enclave
+ * @page:	the evicted page
+ * @epc:	a free EPC page for it
+ *
+ * Context: encl->lock held.
+ * Return: 0 (the page is resident and on the LRU), -ENOMEM / -EIO for
+ * backing trouble, or -EBADMSG when ELDU refuses the sealed copy.
+ */
+int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
+		    struct isgx_epc_page *epc)
+{
+	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
+	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN);
+	struct isgx_backing b;
+	int ret;
+
+	ret = isgx_backing_get(encl, page, &b);
+	if (ret)
+		return ret;
+	memcpy(&pcmd, page_address(b.pcmd) + b.pcmd_offset, sizeof(pcmd));
+	pginfo.addr = page->addr;
+	pginfo.contents = (unsigned long)page_address(b.contents);
+	pginfo.metadata = (unsigned long)&pcmd;
+	pginfo.secs = (unsigned long)encl->secs->va;
+	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&page->va_slot));
+	isgx_backing_put(&b, false);
+	trace_eldu(page->addr, ret);
+	if (ret) {
+		isgx_stat_inc(nr_eldu_failed);
+		return encls_faulted(ret) ? -EIO : -EBADMSG;
+	}
+	isgx_stat_inc(nr_loaded);
+	/* ELDU zeroed the slot: it is free again. */
+	isgx_va_slot_put(&page->va_slot);
+	epc->owner = page;
+	page->epc_page = epc;
+	isgx_pager_track(epc);
+	return 0;
+}
+
+/* Read and clear the young bit, leaving the PTE mapped. */
+static int isgx_pte_test_old_fn(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct mm_struct *mm = data;
+	pte_t pte = *ptep;
+
+	if (!pte_young(pte))
+		return 0;
+	set_pte_at(mm, addr, ptep, pte_mkold(pte));
+	return -EAGAIN;
+}
+
+/*
+ * Clear the PTE unless it is young (then only age it).  The mapping is
+ * VM_PFNMAP: no struct page behind the PTE is referenced or counted, so
+ * clearing it is the whole unmap.
+ *
+ * The TLB is flushed once per mm per batch.  CPUs running the mm get it
+ * with the kick round (isgx_encl_kick()); CPUs that ran it before and may
+ * still hold its entries under their PCID flush when they switch back,
+ * but only if the mm's TLB generation moved, which only the core's own
+ * flush does.  So the first present PTE of a batch is left for
+ * zap_vma_ptes(), whose flush moves the generation for all the others.
+ */
+struct isgx_pte_clear {
+	struct mm_struct *mm;
+	bool force;		/* clear even a young PTE */
+	unsigned long zap_addr;	/* the PTE left for zap_vma_ptes(), or 0 */
+};
+
+static int isgx_pte_clear_old_fn(pte_t *ptep, unsigned long addr, void *data)
+{
+	struct isgx_pte_clear *c = data;
+	pte_t pte = *ptep;
+
+	if (pte_none(pte))
+		return 0;
+	if (pte_young(pte) && !c->force) {
+		set_pte_at(c->mm, addr, ptep, pte_mkold(pte));
+		return -EAGAIN;
+	}
+	if (!c->zap_addr)
+		c->zap_addr = addr;
+	else
+		pte_clear(c->mm, addr, ptep);
+	return 0;
+}
+
+/* The batch's one flush for @c->mm: see isgx_pte_clear_old_fn(). */
+static void isgx_pte_clear_flush(struct isgx_pte_clear *c)
+{
+	struct vm_area_struct *vma;
+
+	if (!c->zap_addr)
+		return;
+	vma = vma_lookup(c->mm, c->zap_addr);
+	if (vma && vma->vm_ops == &isgx_vm_ops)
+		zap_vma_ptes(vma, c->zap_addr, PAGE_SIZE);
+	c->zap_addr = 0;
+}
+
+/*
+ * Phase 1 for one victim: young check, PTE clear, EBLOCK.  With
+ * @clear->force the young bit is ignored: a pass that found every victim
+ * young made no progress, and an allocation is waiting.  encl->lock held.
+ */
+static bool isgx_victim_block(struct isgx_victim *v, struct isgx_pte_clear *clear)
+{
+	struct isgx_encl *encl = v->encl;
+	struct vm_area_struct *vma;
+	int ret;
+
+	if ((encl->flags & ISGX_ENCL_DEAD) || v->page->epc_page != v->epc)
+		return false;
+	vma = vma_lookup(clear->mm, v->page->addr);
+	if (vma && vma->vm_private_data == encl &&
+	    apply_to_existing_page_range(clear->mm, v->page->addr, PAGE_SIZE,
+					 isgx_pte_clear_old_fn, clear)) {
+		isgx_stat_inc(nr_second_chance);
+		v->young = true;
+		return false;
+	}
+	ret = __eblock(v->epc->va);
+	/* Already blocked by an earlier pass whose EWB failed: fine. */
+	if (ret && ret != SGX_BLKSTATE) {
+		WARN_ONCE(encls_faulted(ret), "EBLOCK faulted: %#x\n", ret);
+		return false;
+	}
+	/*
+	 * From here until EWB the page must not be mapped again: a PTE made
+	 * now would outlive the page's eviction.  Faults wait for the flag.
+	 */
+	v->page->flags |= ISGX_PAGE_RECLAIMING;
+	return true;
+}
+
+static void isgx_kick_fn(void *info)
+{
+	isgx_encls_kick(info);
+	/* The PTEs cleared by this batch: see isgx_pte_clear_old_fn(). */
+	__flush_tlb_all();
+}
+
+/*
+ * The IPI that makes CPUs running @encl's mm leave the enclave (the
+ * interrupt is the AEX) and drop their TLB entries of the pages this batch
+ * unmapped.  This CPU is not kicked: it is executing ENCLS, so it is not
+ * inside; it only flushes.  No other CPU in the mask, no IPI.
+ */
+static void isgx_encl_kick(struct isgx_encl *encl)
+{
+	const struct cpumask *mask = mm_cpumask(encl->mm);
+	unsigned int cpu, nr;
+
+	cpu = get_cpu();
+	nr = cpumask_weight(mask) - cpumask_test_cpu(cpu, mask);
+	if (nr) {
+		smp_call_function_many(mask, isgx_kick_fn, NULL, true);
+		isgx_stat_inc(nr_ipi_rounds);
+		isgx_stat_add(nr_ipi_cpus, nr);
+	}
+	__flush_tlb_all();
+	put_cpu();
+	trace_ipi(encl->base, nr);
+}
+
+/*
+ * Phase 2: one ETRACK for @encl and the kick to CPUs that may be inside.
+ * The task stays on one CPU from ETRACK to the kick, so that the CPU it
+ * runs on is the one ETRACK left out of the tracking set.
+ */
+static void isgx_encl_track(struct isgx_encl *encl)
+{
+	int ret;
+
+	migrate_disable();
+	ret = __etrack(encl->secs->va);
+	trace_etrack(encl->base, ret);
+	isgx_stat_inc(nr_etrack);
+	if (ret == SGX_PREV_TRK_INCMPL) {
+		/* CPUs of the previous cycle are still inside: kick, then retry. */
+		isgx_encl_kick(encl);
+		ret = __etrack(encl->secs->va);
+		trace_etrack(encl->base, ret);
+		isgx_stat_inc(nr_etrack);
+	}
+	WARN_ONCE(ret && encls_faulted(ret), "ETRACK faulted: %#x\n", ret);
+	isgx_encl_kick(encl);
+	migrate_enable();
+}
+
+/* The victim's EWB is done or given up: let waiting faults go on. */
+static void isgx_victim_done(struct isgx_victim *v)
+{
+	v->page->flags &= ~ISGX_PAGE_RECLAIMING;
+	wake_up_var(v->page);
+}
+
+/* Phase 3 for one victim: EWB.  encl->lock held. */
+static bool isgx_victim_write(struct isgx_victim *v)
+{
+	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
+	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
+	struct isgx_encl *encl = v->encl;
+	struct isgx_backing b;
+	int ret = 0, i;
+
+	if (isgx_backing_get(encl, v->page, &b)) {
+		isgx_victim_done(v);
+		return false;
+	}
+	for (i = 0; i < ISGX_EWB_TRIES; i++) {
+		pginfo.addr = 0;
+		pginfo.contents = (unsigned long)page_address(b.contents);
+		pginfo.metadata = (unsigned long)&pcmd;
+		pginfo.secs = 0;
+		ret = __ewb(&pginfo, v->epc->va, isgx_va_slot_addr(&v->slot));
+		trace_ewb(v->page->addr, ret, i);
+		if (ret != SGX_NOT_TRACKED)
+			break;
+		isgx_stat_inc(nr_ewb_not_tracked);
+		/* Somebody was still inside: a new tracking cycle, kick again. */
+		isgx_encl_track(encl);
+	}
+	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
+		isgx_stat_inc(nr_ewb_failed);
+		isgx_backing_put(&b, false);
+		isgx_victim_done(v);
+		WARN_ONCE(encls_faulted(ret), "EWB faulted: %#x\n", ret);
+		return false;
+	}
+	memcpy(page_address(b.pcmd) + b.pcmd_offset, &pcmd, sizeof(pcmd));
+	isgx_backing_put(&b, true);
+	v->page->va_slot = v->slot;
+	v->slot.page = NULL;
+	v->page->epc_page = NULL;
+	isgx_victim_done(v);
+	isgx_stat_inc(nr_evicted);
+	return true;
+}
+
+/* Take up to @nr pages from the old end of @list, with enclave references. */
+static unsigned long isgx_pager_isolate(struct list_head *list,
+					struct isgx_victim *victims, unsigned long nr)
+{
+	unsigned long n = 0;
+
+	spin_lock(&isgx_pager.lock);
+	while (n < nr && !list_empty(list)) {
+		struct isgx_epc_page *epc = list_first_entry(list, struct isgx_epc_page, list);
+		struct isgx_encl_page *page = epc->owner;
+
+		__isgx_pager_del(epc);
+		/* An enclave on its way out frees its own pages. */
+		if (!kref_get_unless_zero(&page->encl->refcount))
+			continue;
+		victims[n] = (struct isgx_victim){
+			.epc = epc,
+			.page = page,
+			.encl = page->encl,
+		};
+		n++;
+	}
+	spin_unlock(&isgx_pager.lock);
+	return n;
+}
+
+/* Victims of one enclave are adjacent after this (insertion sort: small n). */
+static void isgx_victims_group(struct isgx_victim *v, unsigned long n)
+{
+	unsigned long i, j;
+
+	for (i = 1; i < n; i++) {
+		struct isgx_victim tmp = v[i];
+
+		for (j = i; j > 0 && (unsigned long)v[j - 1].encl > (unsigned long)tmp.encl; j--)
+			v[j] = v[j - 1];
+		v[j] = tmp;
+	}
+}
+
+/*
+ * Lock the mm of @encl for reading if that can be done without waiting: a
+ * thread that reclaims from its own fault handler already holds it, and a
+ * writer queued behind that would deadlock a blocking read lock.
+ */
+static bool isgx_encl_mm_trylock(struct isgx_encl *encl)
+{
+	if (!mmget_not_zero(encl->mm))
+		return false;
+	if (mmap_read_trylock(encl->mm))
+		return true;
+	mmput(encl->mm);
+	return false;
+}
+
+static void isgx_encl_mm_unlock(struct isgx_encl *encl)
+{
+	mmap_read_unlock(encl->mm);
+	mmput(encl->mm);
+}
+
+/*
+ * Age the oldest @nr pages of the active list: harvest their young bits,
+ * one mm lock and one enclave lock round per enclave; young pages rotate,
+ * the others move to the inactive list.
+ */
+static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
+{
+	unsigned long n = isgx_pager_isolate(&isgx_pager.active, v, nr);
+	unsigned long first, last, i;
+
+	isgx_victims_group(v, n);
+	for (first = 0; first < n; first = last) {
+		struct isgx_encl *encl = v[first].encl;
+		bool locked = isgx_encl_mm_trylock(encl);
+
+		for (last = first; last < n && v[last].encl == encl; last++)
+			;
+		if (!locked) {
+			/* No information: keep them active. */
+			for (i = first; i < last; i++)
+				v[i].young = true;
+			continue;
+		}
+		mutex_lock(&encl->lock);
+		for (i = first; i < last; i++) {
+			struct vm_area_struct *vma = vma_lookup(encl->mm, v[i].page->addr);
+
+			v[i].young = vma && vma->vm_private_data == encl &&
+				     apply_to_existing_page_range(encl->mm, v[i].page->addr,
+								  PAGE_SIZE, isgx_pte_test_old_fn,
+								  encl->mm);
+		}
+		mutex_unlock(&encl->lock);
+		isgx_encl_mm_unlock(encl);
+	}
+	spin_lock(&isgx_pager.lock);
+	for (i = 0; i < n; i++)
+		__isgx_pager_add(v[i].epc, v[i].young);
+	spin_unlock(&isgx_pager.lock);
+	for (i = 0; i < n; i++)
+		isgx_encl_put(v[i].encl);
+}
+
+/**
+ * isgx_pager_reclaim() - one reclaim pass: evict up to @nr_to_scan pages
+ * @nr_to_scan:	the batch size
+ * @force:	evict victims even when their young bit is set
+ *
+ * Context: process context, may sleep; no enclave lock held.
+ * Return: the number of pages evicted.
+ */
+unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
+{
+	bool two_lists = READ_ONCE(policy) == ISGX_POLICY_DEFAULT;
+	unsigned long n, i, first, last, nr_evicted = 0;
+	struct isgx_victim *v;
+
+	v = kmalloc_array(nr_to_scan, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return 0;
+	trace_reclaim_begin(nr_to_scan, isgx_epc_nr_free());
+	isgx_stat_inc(nr_reclaim_passes);
+
+	/* Keep the inactive list at least half as long as the active one. */
+	if (two_lists && 2 * READ_ONCE(isgx_pager.nr_inactive) < READ_ONCE(isgx_pager.nr_active))
+		isgx_pager_age_active(v, nr_to_scan);
+	n = isgx_pager_isolate(&isgx_pager.inactive, v, nr_to_scan);
+	if (!n && two_lists)
+		n = isgx_pager_isolate(&isgx_pager.active, v, nr_to_scan);
+	isgx_stat_add(nr_scanned, n);
+	isgx_victims_group(v, n);
+
+	/* VA slots first: taking one may allocate, and so reclaim. */
+	for (i = 0; i < n; i++)
+		if (isgx_va_slot_get(&v[i].slot))
+			break;
+
+	for (first = 0; first < n; first = last) {
+		struct isgx_encl *encl = v[first].encl;
+		bool locked = isgx_encl_mm_trylock(encl);
+		struct isgx_pte_clear clear = { .mm = encl->mm, .force = force };
+		unsigned long nr_blocked = 0;
+
+		for (last = first; last < n && v[last].encl == encl; last++)
+			;
+		mutex_lock(&encl->lock);
+		for (i = first; i < last; i++) {
+			if (locked && v[i].slot.page && isgx_victim_block(&v[i], &clear)) {
+				v[i].blocked = true;
+				nr_blocked++;
+			}
+		}
+		if (locked)
+			isgx_pte_clear_flush(&clear);
+		mutex_unlock(&encl->lock);
+		if (locked)
+			isgx_encl_mm_unlock(encl);
+		if (!nr_blocked)
+			continue;
+
+		isgx_encl_track(encl);
+		mutex_lock(&encl->lock);
+		for (i = first; i < last; i++) {
+			if (v[i].blocked && isgx_victim_write(&v[i])) {
+				isgx_epc_release_evicted(v[i].epc);
+				nr_evicted++;
+				v[i].epc = NULL;
+			}
+		}
+		mutex_unlock(&encl->lock);
+	}
+
+	/*
+	 * Not evicted: a young page is promoted (two lists) or gets its
+	 * second chance at the inactive tail (fifo16); a failure goes back
+	 * to the inactive tail.
+	 */
+	spin_lock(&isgx_pager.lock);
+	for (i = 0; i < n; i++)
+		if (v[i].epc)
+			__isgx_pager_add(v[i].epc, two_lists && v[i].young);
+	spin_unlock(&isgx_pager.lock);
+	for (i = 0; i < n; i++)
+		isgx_va_slot_put(&v[i].slot);
+	/*
+	 * Only now drop the references: the last one releases the enclave,
+	 * which frees every page it has, including later victims of this
+	 * batch, so none of them may be touched after it.
+	 */
+	for (i = 0; i < n; i++)
+		isgx_encl_put(v[i].encl);
+	kfree(v);
+	trace_reclaim_end(n, nr_evicted);
+	return nr_evicted;
+}
+
+static int isgx_swapd(void *unused)
+{
+	set_freezable();
+	while (!kthread_should_stop()) {
+		wait_event_freezable(isgx_pager.swapd_wq,
+				     kthread_should_stop() || isgx_pager_below_low());
+		trace_swapd_wake(isgx_epc_nr_free());
+		while (!kthread_should_stop() &&
+		       isgx_epc_nr_free() < isgx_high_mark()) {
+			/* A pass that found only young pages is followed by a forced one. */
+			if (!isgx_pager_reclaim(isgx_batch(), false) &&
+			    !isgx_pager_reclaim(isgx_batch(), true))
+				break;	/* nothing evictable now */
+			cond_resched();
+		}
+		trace_swapd_sleep(isgx_epc_nr_free());
+	}
+	return 0;
+}
+
+/**
+ * isgx_pager_init() - default watermarks and start kisgxswapd
+ *
+ * Context: module init, after isgx_epc_init().
+ * Return: 0, or the kthread_run() error.
+ */
+int isgx_pager_init(void)
+{
+	unsigned long total = isgx_epc_nr_total();
+
+	spin_lock_init(&isgx_pager.lock);
+	INIT_LIST_HEAD(&isgx_pager.active);
+	INIT_LIST_HEAD(&isgx_pager.inactive);
+	init_waitqueue_head(&isgx_pager.swapd_wq);
+	/*
+	 * One ETRACK and one IPI round per enclave per batch: the larger the
+	 * batch, the cheaper each eviction, as long as a batch stays a small
+	 * part of the EPC.
+	 */
+	if (!batch)
+		batch = clamp(total / 16, 16UL, 512UL);
+	if (!low_mark)
+		low_mark = min(total / 2, max(32UL, total / 64));
+	if (!high_mark)
+		high_mark = min_t(unsigned long, total, 2 * low_mark);
+	if (low_mark > high_mark || high_mark > total) {
+		pr_err("watermarks low_mark=%u high_mark=%u do not fit %lu EPC pages\n",
+		       low_mark, high_mark, total);
+		return -EINVAL;
+	}
+	isgx_pager.swapd = kthread_run(isgx_swapd, NULL, "kisgxswapd");
+	if (IS_ERR(isgx_pager.swapd))
+		return PTR_ERR(isgx_pager.swapd);
+	return 0;
+}
+
+/**
+ * isgx_pager_exit() - stop kisgxswapd
+ *
+ * Context: module exit, after every enclave is gone.
+ */
+void isgx_pager_exit(void)
+{
+	kthread_stop(isgx_pager.swapd);
+	WARN_ONCE(isgx_pager.nr_active || isgx_pager.nr_inactive,
+		  "pages left on the pager's lists at exit\n");
+}

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_pager.c - guest tests of the EPC pager: enclaves larger than the
+ * EPC build, initialise and keep every byte through eviction and reload,
+ * under several threads; the free count comes back; the watermarks and
+ * batch parameters are validated and act when changed live; perf sees the
+ * tracepoints.
+ *
+ *	test_pager --ko=PATH/isgx.ko --key=PATH/signing_key.pem [--seconds=N]
+ *		   [--policy=default|fifo16]
+ *
+ * The module is loaded with a small EPC (EPC_PAGES) so that a few hundred
+ * pages oversubscribe it.  Expected contents are computed here from the
+ * page's offset and a counter, never read back from the module.
+ */
+#define _GNU_SOURCE
+#include "enclave.h"
+#include "harness.h"
+#include "kmodule.h"
+#include "sgx_guest.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EPC_PAGES	256
+#define PARAMS		params()
+#define WORDS		(SGX_PAGE_SIZE / 8)
+
+/* Module parameters: a small EPC and the policy under test. */
+static const char *params(void)
+{
+	static char buf[96];
+	const char *policy = isgx_option("policy");
+
+	snprintf(buf, sizeof(buf), "epc_pages=%d policy=%s", EPC_PAGES,
+		 policy ? policy : "default");
+	return buf;
+}
+
+/* An enclave of one TCS, one SSA page and @nr_data RW pages (offsets 2..). */
+struct rw_enclave {
+	struct isgx_enclave e;
+	unsigned int nr_data;
+};
+
+static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
+{
+	return (uint64_t)page << 40 ^ (uint64_t)word << 20 ^ gen * 0x9e3779b97f4a7c15ULL;
+}
+
+static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+{
+	static uint64_t page[WORDS] __attribute__((aligned(4096)));
+	struct sgx_secs secs;
+	struct sgx_sigstruct ss;
+	struct sgx_tcs *tcs = (void *)page;
+	uint64_t size = 2 * SGX_PAGE_SIZE;
+	unsigned int i;
+
+	while (size < (uint64_t)(nr_data + 2) * SGX_PAGE_SIZE)
+		size <<= 1;
+	memset(r, 0, sizeof(*r));
+	r->nr_data = nr_data;
+	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
+	ISGX_ASSERT(isgx_enclave_create(&r->e, fd, &secs) == 0, "%s", isgx_enclave_error(&r->e));
+
+	memset(page, 0, sizeof(page));
+	tcs->ossa = SGX_PAGE_SIZE;
+	tcs->nssa = 1;
+	tcs->fslimit = 0xfff;
+	tcs->gslimit = 0xfff;
+	ISGX_ASSERT(isgx_enclave_add(&r->e, 0, page, SGX_SECINFO_TCS, SGX_ADD_SKIP_EEXTEND) == 0,
+		    "%s", isgx_enclave_error(&r->e));
+	memset(page, 0, sizeof(page));
+	ISGX_ASSERT(isgx_enclave_add(&r->e, SGX_PAGE_SIZE, page,
+				     SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W,
+				     SGX_ADD_SKIP_EEXTEND) == 0, "%s", isgx_enclave_error(&r->e));
+	for (i = 0; i < nr_data; i++) {
+		for (unsigned int w = 0; w < WORDS; w++)
+			page[w] = pattern(i, w, 0);
+		/* Measured: the kernel's MRENCLAVE must agree after eviction too. */
+		ISGX_ASSERT(isgx_enclave_add(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE, page,
+					     SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W,
+					     i % 8 ? SGX_ADD_SKIP_EEXTEND : 0) == 0,
+			    "add %u: %s", i, isgx_enclave_error(&r->e));
+	}
+	ISGX_ASSERT(isgx_enclave_sign(&r->e, sgx_test_key(), &ss) == 0, "%s",
+		    isgx_enclave_error(&r->e));
+	ISGX_ASSERT(isgx_enclave_init(&r->e, &ss, NULL) == 0, "%s", isgx_enclave_error(&r->e));
+}
+
+static uint64_t *data_page(struct rw_enclave *r, unsigned int i)
+{
+	return isgx_enclave_ptr(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE);
+}
+
+/* Compare every word of every data page with generation @gen; count bad pages. */
+static unsigned int verify_all(struct rw_enclave *r, uint64_t gen)
+{
+	unsigned int i, w, bad = 0;
+
+	for (i = 0; i < r->nr_data; i++) {
+		uint64_t *p = data_page(r, i);
+
+		for (w = 0; w < WORDS; w++) {
+			if (p[w] != pattern(i, w, gen)) {
+				if (bad < 3)
+					isgx_note("page %u word %u: %#llx, want %#llx", i, w,
+						  (unsigned long long)p[w],
+						  (unsigned long long)pattern(i, w, gen));
+				bad++;
+				break;
+			}
+		}
+	}
+	return bad;
+}
+
+static void write_all(struct rw_enclave *r, uint64_t gen)
+{
+	for (unsigned int i = 0; i < r->nr_data; i++) {
+		uint64_t *p = data_page(r, i);
+
+		for (unsigned int w = 0; w < WORDS; w++)
+			p[w] = pattern(i, w, gen);
+	}
+}
+
+static long debugfs_counter(const char *name)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/isgx/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static int param_write(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/isgx/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fputs(val, f) < 0)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+ISGX_TEST(larger_than_epc_builds_and_initialises, 600)
+{
+	struct rw_enclave r;
+	int fd = sgx_test_start(PARAMS);
+
+	build_rw(&r, fd, 2 * EPC_PAGES);
+	ISGX_EXPECT(debugfs_counter("nr_evicted") > 0, "nothing was evicted while building 2x EPC");
+	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after build");
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    debugfs_counter("nr_va_pages"));
+	sgx_test_finish(fd);
+}
+
+ISGX_TEST(evict_and_refault_byte_exact, 600)
+{
+	struct rw_enclave r;
+	int fd = sgx_test_start(PARAMS);
+	long loaded;
+
+	build_rw(&r, fd, 2 * EPC_PAGES);
+	for (uint64_t gen = 1; gen <= 3; gen++) {
+		write_all(&r, gen);
+		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
+			    (unsigned long long)gen);
+	}
+	loaded = debugfs_counter("nr_loaded");
+	ISGX_EXPECT(loaded >= 2 * EPC_PAGES, "only %ld pages came back through ELDU", loaded);
+	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+struct worker {
+	struct rw_enclave *r;
+	unsigned int first, step;
+	double deadline;
+	unsigned long rounds, bad;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Each thread owns every step-th page.  A round bumps the page's counter
+ * word 0 and rewrites the page from it; the next visit checks the whole
+ * page against the counter it last wrote.
+ */
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	unsigned int nr = (w->r->nr_data - w->first + w->step - 1) / w->step;
+	uint64_t *gen = calloc(nr, sizeof(*gen));
+
+	if (!gen)
+		return NULL;
+	while (now_s() < w->deadline) {
+		for (unsigned int k = 0; k < nr; k++) {
+			unsigned int i = w->first + k * w->step;
+			uint64_t *p = data_page(w->r, i);
+
+			for (unsigned int x = 0; x < WORDS; x++) {
+				if (p[x] != pattern(i, x, gen[k])) {
+					w->bad++;
+					break;
+				}
+			}
+			gen[k]++;
+			for (unsigned int x = 0; x < WORDS; x++)
+				p[x] = pattern(i, x, gen[k]);
+		}
+		w->rounds++;
+	}
+	free(gen);
+	return NULL;
+}
+
+ISGX_TEST(integrity_4x_epc_threads, 1200)
+{
+	const char *opt = isgx_option("seconds");
+	unsigned int seconds = opt ? atoi(opt) : 60, t;
+	struct worker w[4];
+	pthread_t th[4];
+	struct rw_enclave r;
+	unsigned long bad = 0, rounds = 0;
+	int fd = sgx_test_start(PARAMS);
+
+	build_rw(&r, fd, 4 * EPC_PAGES);
+	for (t = 0; t < 4; t++) {
+		w[t] = (struct worker){ .r = &r, .first = t, .step = 4,
+					.deadline = now_s() + seconds };
+		ISGX_ASSERT(!pthread_create(&th[t], NULL, worker_fn, &w[t]), "pthread_create");
+	}
+	for (t = 0; t < 4; t++) {
+		pthread_join(th[t], NULL);
+		bad += w[t].bad;
+		rounds += w[t].rounds;
+	}
+	isgx_note("%u s, 4 threads, %u pages: %lu rounds, %ld evictions, %ld loads", seconds,
+		  r.nr_data, rounds, debugfs_counter("nr_evicted"), debugfs_counter("nr_loaded"));
+	ISGX_EXPECT(rounds >= 4, "only %lu rounds", rounds);
+	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
+	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+ISGX_TEST(exit_without_destroy_frees_everything, 600)
+{
+	int fd = sgx_test_start(PARAMS), status;
+	pid_t pid = fork();
+
+	ISGX_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		struct rw_enclave r;
+
+		build_rw(&r, fd, 2 * EPC_PAGES);
+		write_all(&r, 5);
+		_exit(verify_all(&r, 5) ? 1 : 0);
+	}
+	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	sgx_expect_epc_all_free("after the child exited", 2000);
+	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left");
+	sgx_test_finish(fd);
+}
+
+ISGX_TEST(bad_parameters_refused, 60)
+{
+	char buf[128];
+	int fd = sgx_test_start(PARAMS);
+
+	ISGX_EXPECT(param_write("policy", "lru") == -EINVAL, "policy=lru accepted");
+	ISGX_EXPECT(param_write("batch", "0") == -EINVAL, "batch=0 accepted");
+	ISGX_EXPECT(param_write("batch", "100000") == -EINVAL, "batch=100000 accepted");
+	ISGX_EXPECT(param_write("batch", "abc") == -EINVAL, "batch=abc accepted");
+	ISGX_EXPECT(param_write("low_mark", "100000") == -EINVAL, "low_mark above the EPC accepted");
+	ISGX_EXPECT(param_write("high_mark", "1") == -EINVAL, "high_mark below low_mark accepted");
+	ISGX_EXPECT(param_write("batch", "32") == 0, "batch=32 refused");
+	snprintf(buf, sizeof(buf), "%d", EPC_PAGES / 2);
+	ISGX_EXPECT(param_write("high_mark", buf) == 0, "high_mark=%s refused", buf);
+	sgx_test_finish(fd);
+	/* At load time too: the module refuses to load. */
+	snprintf(buf, sizeof(buf), "%s batch=0", PARAMS);
+	ISGX_EXPECT(isgx_module_load(isgx_ko_path(), buf) == -EINVAL,
+		    "load with batch=0 accepted");
+	ISGX_EXPECT(!isgx_module_loaded("isgx"), "module stayed loaded");
+}
+
+ISGX_TEST(watermarks_act_when_changed_live, 600)
+{
+	const char *policy = isgx_option("policy");
+	struct rw_enclave r;
+	long free_now = 0;
+	int fd, i;
+
+	if (policy && strcmp(policy, "default"))
+		isgx_skip("policy %s has the fixed marks of its baseline", policy);
+	fd = sgx_test_start(PARAMS);
+	build_rw(&r, fd, EPC_PAGES - 40);
+	/* Raise both marks: kisgxswapd must evict until free >= high_mark. */
+	ISGX_ASSERT(param_write("high_mark", "200") == 0, "high_mark=200");
+	ISGX_ASSERT(param_write("low_mark", "150") == 0, "low_mark=150");
+	for (i = 0; i < 100; i++) {
+		free_now = sgx_epc_free();
+		if (free_now >= 200)
+			break;
+		usleep(50000);
+	}
+	ISGX_EXPECT(free_now >= 200, "free pages %ld, want >= 200 after raising the marks",
+		    free_now);
+	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after the marks moved");
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+ISGX_TEST(perf_counts_tracepoints, 600)
+{
+	struct rw_enclave r;
+	int fd = sgx_test_start(PARAMS), p[2], status = 0;
+	unsigned long ewb = 0, eldu = 0, fault = 0;
+	uint64_t gen = 0;
+	char line[256];
+	pid_t pid;
+	FILE *f;
+
+	if (access("/usr/bin/perf", X_OK))
+		isgx_skip("perf is not installed");
+	build_rw(&r, fd, 2 * EPC_PAGES);
+	ISGX_ASSERT(!pipe(p), "pipe");
+	pid = fork();
+	ISGX_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		execl("/usr/bin/perf", "perf", "stat", "-x,", "-a", "-e",
+		      "isgx:ewb,isgx:eldu,isgx:fault_begin", "--", "sleep", "5", NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	/* Keep the pager busy for as long as perf counts (it starts slowly). */
+	while (waitpid(pid, &status, WNOHANG) == 0)
+		write_all(&r, ++gen);
+	f = fdopen(p[0], "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long n = strtoul(line, NULL, 10);
+
+		if (strstr(line, "isgx:ewb"))
+			ewb = n;
+		else if (strstr(line, "isgx:eldu"))
+			eldu = n;
+		else if (strstr(line, "isgx:fault_begin"))
+			fault = n;
+	}
+	if (f)
+		fclose(f);
+	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "perf status %#x", status);
+	isgx_note("perf: ewb=%lu eldu=%lu fault_begin=%lu", ewb, eldu, fault);
+	ISGX_EXPECT(ewb > 0 && eldu > 0 && fault > 0, "perf did not count the events");
+	ISGX_EXPECT(verify_all(&r, gen) == 0, "contents");
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_test_finish(fd);
+}
+
+int main(int argc, char **argv)
+{
+	return isgx_harness_main(argc, argv);
+}
