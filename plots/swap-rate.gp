@@ -6,7 +6,7 @@ set xlabel "working set / EPC"
 set ylabel "pages/s"
 set grid
 set key top left
-if (!exists("patterns")) patterns = "zipf loop uniform hotcold seq"
+if (!exists("patterns")) patterns = "zipf loop uniform hotcold scan"
 if (!exists("policies")) policies = "default fifo16"
 do for [pat in patterns] {
     set title pat
