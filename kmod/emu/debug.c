@@ -19,11 +19,9 @@ static int isgx_emu_edbg(bool write, void *addr, u64 *data)
 	u64 val;
 	int ret;
 
-	if (!isgx_emu_aligned(addr, 8))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(addr);
-	if (idx < 0)
-		return ISGX_EMU_PF;
+	ret = isgx_emu_epc_operand(addr, 8, &idx);
+	if (ret)
+		return ret;
 	if (write) {
 		ret = isgx_emu_read(&val, data, sizeof(val));
 		if (ret)

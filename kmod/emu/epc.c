@@ -63,6 +63,25 @@ long isgx_emu_epc_index(const void *addr)
 }
 
 /**
+ * isgx_emu_epc_operand() - the first checks of an EPC operand
+ * @addr:	the operand (a register of the leaf)
+ * @align:	the alignment the leaf requires of it
+ * @idx:	its EPC page index, on success
+ *
+ * Misalignment is checked before membership, as every leaf does (§1.4).
+ *
+ * Context: any.
+ * Return: 0, ISGX_EMU_GP when misaligned, ISGX_EMU_PF when outside the EPC.
+ */
+int isgx_emu_epc_operand(const void *addr, unsigned long align, long *idx)
+{
+	if (!isgx_emu_aligned(addr, align))
+		return ISGX_EMU_GP;
+	*idx = isgx_emu_epc_index(addr);
+	return *idx < 0 ? ISGX_EMU_PF : 0;
+}
+
+/**
  * isgx_emu_epc_page() - kernel address of an EPC page
  * @idx:	EPC page index, below isgx_emu.nr_pages
  *
@@ -265,11 +284,9 @@ int isgx_emu_eremove(void *epc)
 	u64 eid = 0;
 	int ret = 0;
 
-	if (!isgx_emu_aligned(epc, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(epc);
-	if (idx < 0)
-		return ISGX_EMU_PF;
+	ret = isgx_emu_epc_operand(epc, PAGE_SIZE, &idx);
+	if (ret)
+		return ret;
 
 	percpu_down_read(&isgx_emu.power_sem);
 	isgx_emu_lockset_add(&ls, idx);

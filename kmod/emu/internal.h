@@ -143,6 +143,7 @@ extern struct isgx_emu isgx_emu;
 
 /* epc.c */
 long isgx_emu_epc_index(const void *addr);
+int isgx_emu_epc_operand(const void *addr, unsigned long align, long *idx);
 void *isgx_emu_epc_page(unsigned long idx);
 void isgx_emu_page_abort(unsigned long idx);
 void isgx_emu_epcm_invalidate(unsigned long idx);

@@ -323,16 +323,12 @@ int isgx_emu_eextend(void *secs, void *chunk)
 	u8 rec[64] = {};
 	int ret = 0;
 
-	if (!isgx_emu_aligned(secs, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	sidx = isgx_emu_epc_index(secs);
-	if (sidx < 0)
-		return ISGX_EMU_PF;
-	if (!isgx_emu_aligned(chunk, SGX_CHUNK_SIZE))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(chunk);
-	if (idx < 0)
-		return ISGX_EMU_PF;
+	ret = isgx_emu_epc_operand(secs, PAGE_SIZE, &sidx);
+	if (ret)
+		return ret;
+	ret = isgx_emu_epc_operand(chunk, SGX_CHUNK_SIZE, &idx);
+	if (ret)
+		return ret;
 
 	percpu_down_read(&isgx_emu.power_sem);
 	isgx_emu_lockset_add(&ls, idx);

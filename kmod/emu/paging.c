@@ -273,11 +273,9 @@ int isgx_emu_eblock(void *epc)
 	long idx;
 	int ret = 0;
 
-	if (!isgx_emu_aligned(epc, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(epc);
-	if (idx < 0)
-		return ISGX_EMU_PF;
+	ret = isgx_emu_epc_operand(epc, PAGE_SIZE, &idx);
+	if (ret)
+		return ret;
 
 	percpu_down_read(&isgx_emu.power_sem);
 	isgx_emu_lockset_add(&ls, idx);
@@ -353,11 +351,9 @@ int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 	idx = isgx_emu_epc_index(epc);
 	if (idx < 0)
 		return ISGX_EMU_PF;
-	if (!isgx_emu_aligned(va_slot, SGX_VA_SLOT_SIZE))
-		return ISGX_EMU_GP;
-	vidx = isgx_emu_epc_index(va_slot);
-	if (vidx < 0)
-		return ISGX_EMU_PF;
+	ret = isgx_emu_epc_operand(va_slot, SGX_VA_SLOT_SIZE, &vidx);
+	if (ret)
+		return ret;
 	if (vidx == idx)
 		return ISGX_EMU_GP;
 	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
@@ -475,11 +471,9 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 	idx = isgx_emu_epc_index(epc);
 	if (idx < 0)
 		return ISGX_EMU_PF;
-	if (!isgx_emu_aligned(va_slot, SGX_VA_SLOT_SIZE))
-		return ISGX_EMU_GP;
-	vidx = isgx_emu_epc_index(va_slot);
-	if (vidx < 0)
-		return ISGX_EMU_PF;
+	ret = isgx_emu_epc_operand(va_slot, SGX_VA_SLOT_SIZE, &vidx);
+	if (ret)
+		return ret;
 	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
 	if (ret)
 		return ret;

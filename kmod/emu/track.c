@@ -241,11 +241,9 @@ int isgx_emu_etrack(void *secs)
 	long sidx;
 	int ret = 0;
 
-	if (!isgx_emu_aligned(secs, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	sidx = isgx_emu_epc_index(secs);
-	if (sidx < 0)
-		return ISGX_EMU_PF;
+	ret = isgx_emu_epc_operand(secs, PAGE_SIZE, &sidx);
+	if (ret)
+		return ret;
 
 	percpu_down_read(&isgx_emu.power_sem);
 	isgx_emu_lockset_add(&ls, sidx);

@@ -29,13 +29,14 @@
 #define ISGX_DEFAULT_KEY "signing_key.pem"
 #endif
 
-static long counter(const char *name)
+/* A decimal number from a sysfs or debugfs file, or -1. */
+static long read_long(const char *dir, const char *name)
 {
 	char path[128];
 	long v = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/isgx/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%ld", &v) != 1)
@@ -45,20 +46,14 @@ static long counter(const char *name)
 	return v;
 }
 
+static long counter(const char *name)
+{
+	return read_long("/sys/kernel/debug/isgx", name);
+}
+
 static long param(const char *name)
 {
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/isgx/parameters/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
+	return read_long("/sys/module/isgx/parameters", name);
 }
 
 /* xorshift64*: small, seeded, reproducible everywhere. */
