@@ -17,7 +17,9 @@
  *		holds an enclave page (isgx_pager.lock)
  * @owner:	the enclave page (or VA page) using it; set by the allocator's
  *		caller, cleared on free
- * @flags:	ISGX_EPC_ACTIVE when on the pager's active list; isgx_pager.lock
+ * @flags:	ISGX_EPC_ACTIVE when on the pager's active list,
+ *		ISGX_EPC_REFERENCED when found young once on the inactive
+ *		list; isgx_pager.lock
  */
 struct isgx_epc_page {
 	void *va;
@@ -28,6 +30,7 @@ struct isgx_epc_page {
 };
 
 #define ISGX_EPC_ACTIVE		BIT(0)
+#define ISGX_EPC_REFERENCED	BIT(1)
 
 int isgx_epc_init(void);
 void isgx_epc_exit(void);

@@ -12,11 +12,13 @@
  * two lists, oldest first.  A page that is added or loaded starts on the
  * inactive list; the reclaimer evicts from the inactive head, and a
  * victim whose PTE says it was accessed since it was last looked at (the
- * young bit, cleared as it is read) is promoted to the active list
- * instead.  So a page must be used twice to be protected, and one
- * sequential pass over a large range (each page used once) only churns
- * the inactive list: the hot set on the active list survives it (scan
- * resistance).  When the inactive list falls below half of the active
+ * young bit, cleared as it is read) gets another round on the inactive
+ * list the first time, and is promoted to the active list the second
+ * time (the access that loaded a page leaves its bit set, so one young
+ * look proves nothing).  So a page must be used repeatedly to be
+ * protected, and one sequential pass over a large range (each page used
+ * once) only churns the inactive list: the hot set on the active list
+ * survives it (scan resistance).  When the inactive list falls below half of the active
  * one, the active list is aged: its oldest pages have their young bits
  * harvested, enclave by enclave under one lock round, and the young ones
  * rotate while the others move to the inactive list.
@@ -222,6 +224,25 @@ static void __isgx_pager_add(struct isgx_epc_page *epc, bool active)
 	}
 }
 
+/*
+ * A victim that was not evicted goes back.  A young one is promoted only
+ * if it was found young before too: the access that loaded a page (or
+ * first mapped it) leaves its young bit set, and a page used once must
+ * not look like a page used twice, or a scan would fill the active list.
+ * isgx_pager.lock held.
+ */
+static void isgx_pager_readd(struct isgx_epc_page *epc, bool young)
+{
+	if (young && (epc->flags & ISGX_EPC_REFERENCED)) {
+		epc->flags &= ~ISGX_EPC_REFERENCED;
+		__isgx_pager_add(epc, true);
+		return;
+	}
+	if (young)
+		epc->flags |= ISGX_EPC_REFERENCED;
+	__isgx_pager_add(epc, false);
+}
+
 /* Take @epc off its list.  isgx_pager.lock held. */
 static void __isgx_pager_del(struct isgx_epc_page *epc)
 {
@@ -247,6 +268,7 @@ static void isgx_pager_add(struct isgx_epc_page *epc, bool active)
  */
 void isgx_pager_track(struct isgx_epc_page *epc)
 {
+	epc->flags &= ~ISGX_EPC_REFERENCED;
 	isgx_pager_add(epc, false);
 }
 
@@ -708,8 +730,11 @@ static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
 		isgx_encl_mm_unlock(encl);
 	}
 	spin_lock(&isgx_pager.lock);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (!v[i].young)
+			v[i].epc->flags &= ~ISGX_EPC_REFERENCED;
 		__isgx_pager_add(v[i].epc, v[i].young);
+	}
 	spin_unlock(&isgx_pager.lock);
 	for (i = 0; i < n; i++)
 		isgx_encl_put(v[i].encl);
@@ -792,7 +817,7 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 	spin_lock(&isgx_pager.lock);
 	for (i = 0; i < n; i++)
 		if (v[i].epc)
-			__isgx_pager_add(v[i].epc, two_lists && v[i].young);
+			isgx_pager_readd(v[i].epc, two_lists && v[i].young);
 	spin_unlock(&isgx_pager.lock);
 	for (i = 0; i < n; i++)
 		isgx_va_slot_put(&v[i].slot);
