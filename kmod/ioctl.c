@@ -182,13 +182,6 @@ static long isgx_ioc_create(struct file *file, void __user *arg)
 		ret = -EINVAL;
 		goto err_unmap;
 	}
-	/* The model counts CPUs running this mm as inside the enclave. */
-	if (!isgx_encls_hw) {
-		ret = isgx_emu_encl_add_mm(epc->va, current->mm);
-		if (ret)
-			goto err_unmap;
-	}
-
 	ret = isgx_encl_attach(encl, current->mm);
 	if (ret)
 		goto err_unmap;
@@ -380,6 +373,18 @@ static long isgx_encl_init(struct isgx_encl *encl, struct isgx_sigstruct *sigstr
 		spin_unlock(&isgx_isvsvnle_lock);
 	}
 
+	/*
+	 * From EINIT on, the process's threads may run inside the enclave:
+	 * the model counts the CPUs running this mm as inside it.  Before,
+	 * nothing can be inside, so EREMOVE on a failed ADD_PAGE is never
+	 * refused with SGX_ENCLAVE_ACT.
+	 */
+	if (!isgx_encls_hw) {
+		ret = isgx_emu_encl_add_mm(encl->secs->va, encl->mm);
+		if (ret)
+			return ret;
+	}
+
 	sha256(sigstruct->modulus, SGX_MODULUS_SIZE, (u8 *)mrsigner);
 	for (i = 0; i < ISGX_EINIT_SLEEP_COUNT; i++) {
 		for (j = 0; j < ISGX_EINIT_SPIN_COUNT; j++) {
@@ -387,14 +392,20 @@ static long isgx_encl_init(struct isgx_encl *encl, struct isgx_sigstruct *sigstr
 			if (ret != SGX_UNMASKED_EVENT)
 				goto done;
 		}
-		if (msleep_interruptible(ISGX_EINIT_SLEEP_MS) || signal_pending(current))
-			return -EINTR;
+		if (msleep_interruptible(ISGX_EINIT_SLEEP_MS) || signal_pending(current)) {
+			ret = -EINTR;
+			goto done;
+		}
 	}
 done:
+	if (!ret) {
+		encl->flags |= ISGX_ENCL_INITIALIZED;
+		return 0;
+	}
+	if (!isgx_encls_hw)
+		isgx_emu_encl_del_mm(encl->secs->va, encl->mm);
 	if (encls_faulted(ret))
 		return isgx_encl_power_lost(encl) ? SGX_POWER_LOST_ENCLAVE : -EIO;
-	if (!ret)
-		encl->flags |= ISGX_ENCL_INITIALIZED;
 	return ret;
 }
 
