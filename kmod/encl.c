@@ -333,15 +333,29 @@ static bool isgx_encl_usable(struct isgx_encl *encl)
  * Bring @page back.  The EPC page is allocated with encl->lock dropped,
  * since allocating may reclaim and the reclaimer takes enclave locks; the
  * page may have come back meanwhile through another thread.
+ *
+ * A fault (@vmf set) that may be retried does not reclaim hard while it
+ * holds its mmap_lock: when no page comes quickly it gives the mmap_lock
+ * up, sleeps until kisgxswapd frees some, and returns VM_FAULT_RETRY,
+ * without encl->lock (and the enclave may be gone by then).
  */
 static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
-					struct isgx_encl_page *page)
+					struct isgx_encl_page *page,
+					struct vm_fault *vmf)
 {
+	bool may_retry = vmf && (vmf->flags & FAULT_FLAG_ALLOW_RETRY);
 	struct isgx_epc_page *epc;
 	int ret;
 
 	mutex_unlock(&encl->lock);
-	epc = isgx_epc_alloc(page);
+	epc = may_retry ? isgx_epc_alloc_or_wait(page) : isgx_epc_alloc(page);
+	if (IS_ERR(epc) && may_retry) {
+		if (!(vmf->flags & FAULT_FLAG_RETRY_NOWAIT)) {
+			mmap_read_unlock(vmf->vma->vm_mm);
+			isgx_pager_wait_free();
+		}
+		return VM_FAULT_RETRY;
+	}
 	mutex_lock(&encl->lock);
 	/* Not VM_FAULT_OOM: the kernel's OOM killer cannot free EPC. */
 	if (IS_ERR(epc))
@@ -389,7 +403,9 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
 			mutex_lock(&encl->lock);
 		} else if (!page->epc_page) {
-			ret = isgx_encl_load_locked(encl, page);
+			ret = isgx_encl_load_locked(encl, page, vmf);
+			if (ret == VM_FAULT_RETRY)
+				return ret;	/* encl->lock and mmap_lock given up */
 			if (ret)
 				goto out;
 			ret = VM_FAULT_SIGBUS;
@@ -441,7 +457,7 @@ static int isgx_encl_debug_word(struct isgx_encl *encl, unsigned long addr,
 	page = isgx_encl_page_find(encl, addr);
 	if (!page)
 		return -EFAULT;
-	if (!page->epc_page && isgx_encl_load_locked(encl, page))
+	if (!page->epc_page && isgx_encl_load_locked(encl, page, NULL))
 		return -EFAULT;
 	if (!page->epc_page)
 		return -EFAULT;
@@ -502,12 +518,46 @@ static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
 	return ret;
 }
 
+/*
+ * mprotect() rewrites present PTEs with the new protection, so a change
+ * may not grant more than the EPCM gives any REG page in the range (TCS
+ * pages are never mapped).  Pages added later are checked at fault time.
+ */
+static int isgx_vma_mprotect(struct vm_area_struct *vma, unsigned long start,
+			     unsigned long end, unsigned long newflags)
+{
+	struct isgx_encl *encl = vma->vm_private_data;
+	struct isgx_encl_page *page;
+	unsigned long idx;
+	int ret = 0;
+
+	if (!encl)
+		return 0;
+	mutex_lock(&encl->lock);
+	xa_for_each_range(&encl->pages, idx, page, PFN_DOWN(start - encl->base),
+			  PFN_DOWN(end - 1 - encl->base)) {
+		u64 perm = page->secinfo & SGX_SECINFO_PERM_MASK;
+
+		if ((page->secinfo & SGX_SECINFO_PT_MASK) != (u64)SGX_PT_REG << SGX_SECINFO_PT_SHIFT)
+			continue;
+		if (((newflags & VM_READ) && !(perm & SGX_SECINFO_R)) ||
+		    ((newflags & VM_WRITE) && !(perm & SGX_SECINFO_W)) ||
+		    ((newflags & VM_EXEC) && !(perm & SGX_SECINFO_X))) {
+			ret = -EACCES;
+			break;
+		}
+	}
+	mutex_unlock(&encl->lock);
+	return ret;
+}
+
 const struct vm_operations_struct isgx_vm_ops = {
 	.open = isgx_vma_open,
 	.close = isgx_vma_close,
 	.mremap = isgx_vma_mremap,
 	.fault = isgx_vma_fault,
 	.access = isgx_vma_access,
+	.mprotect = isgx_vma_mprotect,
 };
 
 /**

@@ -12,9 +12,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/io.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
+#include <linux/wait.h>
 
 #include "encls.h"
 #include "epc.h"
@@ -38,6 +40,9 @@ struct isgx_epc_section {
  * @free_list:		free pages (invalid in the EPCM)
  * @nr_free:		pages on @free_list; also read locklessly for stats
  */
+/* Threads waiting for a free page (faults that gave their locks up). */
+static DECLARE_WAIT_QUEUE_HEAD(isgx_epc_free_wq);
+
 static struct isgx_epc {
 	struct isgx_epc_section sections[ISGX_EPC_MAX_SECTIONS];
 	unsigned int nr_sections;
@@ -50,18 +55,21 @@ static struct isgx_epc {
 /**
  * __isgx_epc_alloc() - take a free EPC page, never reclaiming
  * @owner:	stored in the descriptor
+ * @reserve:	pages that must stay free after this allocation
+ *
+ * The reserve is checked under the lock, so concurrent allocations
+ * cannot eat into it together.
  *
  * Context: any; takes isgx_epc.lock.
- * Return: the page, or ERR_PTR(-ENOMEM) when none is free.
+ * Return: the page, or ERR_PTR(-ENOMEM) when no page above the reserve is free.
  */
-struct isgx_epc_page *__isgx_epc_alloc(void *owner)
+struct isgx_epc_page *__isgx_epc_alloc(void *owner, unsigned long reserve)
 {
-	struct isgx_epc_page *page;
+	struct isgx_epc_page *page = NULL;
 
 	spin_lock(&isgx_epc.lock);
-	page = list_first_entry_or_null(&isgx_epc.free_list,
-					struct isgx_epc_page, list);
-	if (page) {
+	if (isgx_epc.nr_free > reserve) {
+		page = list_first_entry(&isgx_epc.free_list, struct isgx_epc_page, list);
 		list_del_init(&page->list);
 		isgx_epc.nr_free--;
 	}
@@ -105,6 +113,21 @@ void isgx_epc_release_evicted(struct isgx_epc_page *page)
 	list_add(&page->list, &isgx_epc.free_list);
 	isgx_epc.nr_free++;
 	spin_unlock(&isgx_epc.lock);
+	if (wq_has_sleeper(&isgx_epc_free_wq))
+		wake_up(&isgx_epc_free_wq);
+}
+
+/**
+ * isgx_epc_wait_free() - sleep until more than @reserve pages are free
+ * @reserve:	the threshold
+ * @timeout:	in jiffies
+ *
+ * Context: process context, no locks held; sleeps killably.
+ */
+void isgx_epc_wait_free(unsigned long reserve, long timeout)
+{
+	wait_event_killable_timeout(isgx_epc_free_wq,
+				    READ_ONCE(isgx_epc.nr_free) > reserve, timeout);
 }
 
 /**

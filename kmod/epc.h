@@ -34,9 +34,10 @@ struct isgx_epc_page {
 
 int isgx_epc_init(void);
 void isgx_epc_exit(void);
-struct isgx_epc_page *__isgx_epc_alloc(void *owner);
+struct isgx_epc_page *__isgx_epc_alloc(void *owner, unsigned long reserve);
 void isgx_epc_free(struct isgx_epc_page *page);
 void isgx_epc_release_evicted(struct isgx_epc_page *page);
+void isgx_epc_wait_free(unsigned long reserve, long timeout);
 unsigned long isgx_epc_nr_free(void);
 unsigned long isgx_epc_nr_total(void);
 

@@ -182,9 +182,10 @@ static long isgx_ioc_create(struct file *file, void __user *arg)
 		ret = -EINVAL;
 		goto err_unmap;
 	}
+	/* On failure the range was unmapped or replaced meanwhile: not ours. */
 	ret = isgx_encl_attach(encl, current->mm);
 	if (ret)
-		goto err_unmap;
+		goto err_encl;
 	param.addr = addr;
 	if (copy_to_user(arg, &param, sizeof(param))) {
 		ret = -EFAULT;
@@ -363,15 +364,9 @@ static long isgx_encl_init(struct isgx_encl *encl, struct isgx_sigstruct *sigstr
 	if (encl->flags & ISGX_ENCL_INITIALIZED)
 		return -EPERM;
 
-	if (token->valid & SGX_EINITTOKEN_VALID) {
-		spin_lock(&isgx_isvsvnle_lock);
-		if (token->isv_svn_le < isgx_isvsvnle_max) {
-			spin_unlock(&isgx_isvsvnle_lock);
-			return SGX_LE_ROLLBACK;
-		}
-		isgx_isvsvnle_max = token->isv_svn_le;
-		spin_unlock(&isgx_isvsvnle_lock);
-	}
+	if ((token->valid & SGX_EINITTOKEN_VALID) &&
+	    token->isv_svn_le < READ_ONCE(isgx_isvsvnle_max))
+		return SGX_LE_ROLLBACK;
 
 	/*
 	 * From EINIT on, the process's threads may run inside the enclave:
@@ -399,6 +394,12 @@ static long isgx_encl_init(struct isgx_encl *encl, struct isgx_sigstruct *sigstr
 	}
 done:
 	if (!ret) {
+		/* Only a token EINIT accepted may raise the rollback floor. */
+		if (token->valid & SGX_EINITTOKEN_VALID) {
+			spin_lock(&isgx_isvsvnle_lock);
+			isgx_isvsvnle_max = max(isgx_isvsvnle_max, token->isv_svn_le);
+			spin_unlock(&isgx_isvsvnle_lock);
+		}
 		encl->flags |= ISGX_ENCL_INITIALIZED;
 		return 0;
 	}

@@ -34,10 +34,11 @@
  *
  *   1. For each victim: take it off the LRU, check and clear its young
  *      bit, zap its PTE, EBLOCK it.  From here no new TLB entry can be made.
- *   2. For each enclave in the batch: one ETRACK, then one IPI to the CPUs
- *      that may be inside it (those running its mm, except this one), and
- *      none when no such CPU exists.  The IPI's interrupt is the AEX that
- *      flushes their enclave TLB entries.
+ *   2. For each enclave in the batch: one ETRACK, then one IPI round that
+ *      is the AEX of the CPUs inside it and flushes the TLB entries of the
+ *      PTEs phase 1 cleared.  It goes to every online CPU: the core's
+ *      per-mm TLB generation tracking, which would name the CPUs that may
+ *      hold stale entries, is not exported to modules.
  *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
  *      from the shared pool.  SGX_NOT_TRACKED climbs a ladder (ETRACK and
  *      IPI again, then retry) instead of being fatal; any other failure
@@ -73,6 +74,15 @@
 #include "stats.h"
 #include "trace.h"
 #include "va.h"
+
+/*
+ * A #GP from ENCLS is a driver bug; a #PF is what a lost EPC gives
+ * (power loss between EBLOCK and EWB) and is only counted.
+ */
+static bool isgx_encls_gp(int ret)
+{
+	return encls_faulted(ret) && ENCLS_TRAPNR(ret) != ISGX_TRAP_PF;
+}
 
 /* Pages the ordinary allocator leaves for the VA pool. */
 #define ISGX_EPC_RESERVE		2
@@ -289,19 +299,17 @@ void isgx_pager_untrack(struct isgx_epc_page *epc)
 	spin_unlock(&isgx_pager.lock);
 }
 
-static struct isgx_epc_page *isgx_epc_alloc_common(void *owner, unsigned long reserve)
+static struct isgx_epc_page *isgx_epc_alloc_common(void *owner)
 {
 	struct isgx_epc_page *epc;
 	int i;
 
 	for (i = 0; i <= ISGX_DIRECT_RECLAIM_TRIES; i++) {
-		if (isgx_epc_nr_free() > reserve) {
-			epc = __isgx_epc_alloc(owner);
-			if (!IS_ERR(epc)) {
-				if (isgx_pager_below_low())
-					wake_up(&isgx_pager.swapd_wq);
-				return epc;
-			}
+		epc = __isgx_epc_alloc(owner, ISGX_EPC_RESERVE);
+		if (!IS_ERR(epc)) {
+			if (isgx_pager_below_low())
+				wake_up(&isgx_pager.swapd_wq);
+			return epc;
 		}
 		if (fatal_signal_pending(current))
 			break;
@@ -319,6 +327,52 @@ static struct isgx_epc_page *isgx_epc_alloc_common(void *owner, unsigned long re
 }
 
 /**
+ * isgx_epc_alloc_or_wait() - an EPC page for a fault that can be retried
+ * @owner:	stored in the descriptor
+ *
+ * A faulting thread holds its mmap_lock, which reclaim needs for the
+ * PTEs of that mm (it only try-locks it), and a writer queued on it would
+ * stop every reclaim of this mm: so it tries one plain and one forced
+ * pass, and if they do not free a page, it lets kisgxswapd work.
+ *
+ * Context: process context, mmap_lock held, no enclave lock held.
+ * Return: the page, or ERR_PTR(-EAGAIN): wake kisgxswapd, give the
+ * mmap_lock up, isgx_pager_wait_free(), and retry the fault.
+ */
+struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
+{
+	struct isgx_epc_page *epc;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		epc = __isgx_epc_alloc(owner, ISGX_EPC_RESERVE);
+		if (!IS_ERR(epc)) {
+			if (isgx_pager_below_low())
+				wake_up(&isgx_pager.swapd_wq);
+			return epc;
+		}
+		if (i < 2) {
+			trace_alloc_stall(isgx_epc_nr_free());
+			isgx_stat_inc(nr_alloc_stalls);
+			isgx_pager_reclaim(isgx_batch(), i == 1);
+		}
+	}
+	wake_up(&isgx_pager.swapd_wq);
+	return ERR_PTR(-EAGAIN);
+}
+
+/**
+ * isgx_pager_wait_free() - wait a little for kisgxswapd to free pages
+ *
+ * Context: process context, no locks held.
+ */
+void isgx_pager_wait_free(void)
+{
+	wake_up(&isgx_pager.swapd_wq);
+	isgx_epc_wait_free(ISGX_EPC_RESERVE, HZ / 10);
+}
+
+/**
  * isgx_epc_alloc() - an EPC page, reclaiming when none is free
  * @owner:	stored in the descriptor
  *
@@ -328,20 +382,9 @@ static struct isgx_epc_page *isgx_epc_alloc_common(void *owner, unsigned long re
  */
 struct isgx_epc_page *isgx_epc_alloc(void *owner)
 {
-	return isgx_epc_alloc_common(owner, ISGX_EPC_RESERVE);
+	return isgx_epc_alloc_common(owner);
 }
 
-/**
- * isgx_epc_alloc_reserve() - an EPC page for the VA pool, from the reserve
- * @owner:	stored in the descriptor
- *
- * Context: as isgx_epc_alloc().
- * Return: the page, or ERR_PTR(-ENOMEM).
- */
-struct isgx_epc_page *isgx_epc_alloc_reserve(void *owner)
-{
-	return isgx_epc_alloc_common(owner, 0);
-}
 
 /* Backing layout: page i at i * PAGE_SIZE, its PCMD at size + i * 128. */
 static pgoff_t isgx_backing_index(struct isgx_encl *encl, struct isgx_encl_page *page)
@@ -449,17 +492,15 @@ static int isgx_pte_test_old_fn(pte_t *ptep, unsigned long addr, void *data)
  * VM_PFNMAP: no struct page behind the PTE is referenced or counted, so
  * clearing it is the whole unmap.
  *
- * The TLB is flushed once per mm per batch.  CPUs running the mm get it
- * with the kick round (isgx_encl_kick()); CPUs that ran it before and may
- * still hold its entries under their PCID flush when they switch back,
- * but only if the mm's TLB generation moved, which only the core's own
- * flush does.  So the first present PTE of a batch is left for
- * zap_vma_ptes(), whose flush moves the generation for all the others.
+ * The TLB is flushed once per enclave per batch, by the kick round
+ * (isgx_encl_kick()), on every online CPU: besides the CPUs running the
+ * mm, a CPU that ran it earlier may still hold its entries under its
+ * PCID, and only the core's own flush (not exported to modules) knows
+ * which CPUs those are.
  */
 struct isgx_pte_clear {
 	struct mm_struct *mm;
 	bool force;		/* clear even a young PTE */
-	unsigned long zap_addr;	/* the PTE left for zap_vma_ptes(), or 0 */
 };
 
 static int isgx_pte_clear_old_fn(pte_t *ptep, unsigned long addr, void *data)
@@ -473,24 +514,8 @@ static int isgx_pte_clear_old_fn(pte_t *ptep, unsigned long addr, void *data)
 		set_pte_at(c->mm, addr, ptep, pte_mkold(pte));
 		return -EAGAIN;
 	}
-	if (!c->zap_addr)
-		c->zap_addr = addr;
-	else
-		pte_clear(c->mm, addr, ptep);
+	pte_clear(c->mm, addr, ptep);
 	return 0;
-}
-
-/* The batch's one flush for @c->mm: see isgx_pte_clear_old_fn(). */
-static void isgx_pte_clear_flush(struct isgx_pte_clear *c)
-{
-	struct vm_area_struct *vma;
-
-	if (!c->zap_addr)
-		return;
-	vma = vma_lookup(c->mm, c->zap_addr);
-	if (vma && vma->vm_ops == &isgx_vm_ops)
-		zap_vma_ptes(vma, c->zap_addr, PAGE_SIZE);
-	c->zap_addr = 0;
 }
 
 /*
@@ -517,7 +542,7 @@ static bool isgx_victim_block(struct isgx_victim *v, struct isgx_pte_clear *clea
 	ret = __eblock(v->epc->va);
 	/* Already blocked by an earlier pass whose EWB failed: fine. */
 	if (ret && ret != SGX_BLKSTATE) {
-		WARN_ONCE(encls_faulted(ret), "EBLOCK faulted: %#x\n", ret);
+		WARN_ONCE(isgx_encls_gp(ret), "EBLOCK faulted: %#x\n", ret);
 		return false;
 	}
 	/*
@@ -536,25 +561,24 @@ static void isgx_kick_fn(void *info)
 }
 
 /*
- * The IPI that makes CPUs running @encl's mm leave the enclave (the
- * interrupt is the AEX) and drop their TLB entries of the pages this batch
- * unmapped.  This CPU is not kicked: it is executing ENCLS, so it is not
- * inside; it only flushes.  No other CPU in the mask, no IPI.
+ * The IPI that makes CPUs leave the enclave (the interrupt is the AEX)
+ * and drop their TLB entries of the pages this batch unmapped.  It goes
+ * to every other online CPU, for the TLB (see isgx_pte_clear_old_fn());
+ * this CPU is executing ENCLS, so it is not inside, and only flushes.
  */
 static void isgx_encl_kick(struct isgx_encl *encl)
 {
-	const struct cpumask *mask = mm_cpumask(encl->mm);
-	unsigned int cpu, nr;
+	unsigned int nr;
 
-	cpu = get_cpu();
-	nr = cpumask_weight(mask) - cpumask_test_cpu(cpu, mask);
+	preempt_disable();
+	nr = num_online_cpus() - 1;
 	if (nr) {
-		smp_call_function_many(mask, isgx_kick_fn, NULL, true);
+		smp_call_function_many(cpu_online_mask, isgx_kick_fn, NULL, true);
 		isgx_stat_inc(nr_ipi_rounds);
 		isgx_stat_add(nr_ipi_cpus, nr);
 	}
 	__flush_tlb_all();
-	put_cpu();
+	preempt_enable();
 	trace_ipi(encl->base, nr);
 }
 
@@ -578,7 +602,7 @@ static void isgx_encl_track(struct isgx_encl *encl)
 		trace_etrack(encl->base, ret);
 		isgx_stat_inc(nr_etrack);
 	}
-	WARN_ONCE(ret && encls_faulted(ret), "ETRACK faulted: %#x\n", ret);
+	WARN_ONCE(isgx_encls_gp(ret), "ETRACK faulted: %#x\n", ret);
 	isgx_encl_kick(encl);
 	migrate_enable();
 }
@@ -587,6 +611,8 @@ static void isgx_encl_track(struct isgx_encl *encl)
 static void isgx_victim_done(struct isgx_victim *v)
 {
 	v->page->flags &= ~ISGX_PAGE_RECLAIMING;
+	/* Pairs with the waiter's flag check after it queued itself. */
+	smp_mb();
 	wake_up_var(v->page);
 }
 
@@ -620,7 +646,7 @@ static bool isgx_victim_write(struct isgx_victim *v)
 		isgx_stat_inc(nr_ewb_failed);
 		isgx_backing_put(&b, false);
 		isgx_victim_done(v);
-		WARN_ONCE(encls_faulted(ret), "EWB faulted: %#x\n", ret);
+		WARN_ONCE(isgx_encls_gp(ret), "EWB faulted: %#x\n", ret);
 		return false;
 	}
 	memcpy(page_address(b.pcmd) + b.pcmd_offset, &pcmd, sizeof(pcmd));
@@ -674,24 +700,34 @@ static void isgx_victims_group(struct isgx_victim *v, unsigned long n)
 }
 
 /*
- * Lock the mm of @encl for reading if that can be done without waiting: a
- * thread that reclaims from its own fault handler already holds it, and a
- * writer queued behind that would deadlock a blocking read lock.
+ * Lock the mm of @encl for reading.  Only kisgxswapd waits for it: a
+ * thread that reclaims from its own fault handler already holds its own,
+ * and a writer queued behind that would deadlock a blocking read lock.
  */
 static bool isgx_encl_mm_trylock(struct isgx_encl *encl)
 {
 	if (!mmget_not_zero(encl->mm))
 		return false;
+	/* kisgxswapd holds no mmap_lock: it may wait for this one. */
+	if (current == isgx_pager.swapd) {
+		mmap_read_lock(encl->mm);
+		return true;
+	}
 	if (mmap_read_trylock(encl->mm))
 		return true;
-	mmput(encl->mm);
+	mmput_async(encl->mm);
 	return false;
 }
 
+/*
+ * mmput_async(): the reference may be the last one, and tearing an mm
+ * down here could take its mmap_lock while a faulting thread that
+ * reclaims holds its own.
+ */
 static void isgx_encl_mm_unlock(struct isgx_encl *encl)
 {
 	mmap_read_unlock(encl->mm);
-	mmput(encl->mm);
+	mmput_async(encl->mm);
 }
 
 /*
@@ -764,7 +800,8 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 	if (two_lists && 2 * READ_ONCE(isgx_pager.nr_inactive) < READ_ONCE(isgx_pager.nr_active))
 		isgx_pager_age_active(v, nr_to_scan);
 	n = isgx_pager_isolate(&isgx_pager.inactive, v, nr_to_scan);
-	if (!n && two_lists)
+	/* Also after a switch to fifo16, which leaves the active list as it was. */
+	if (!n)
 		n = isgx_pager_isolate(&isgx_pager.active, v, nr_to_scan);
 	isgx_stat_add(nr_scanned, n);
 	isgx_victims_group(v, n);
@@ -789,16 +826,15 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 				nr_blocked++;
 			}
 		}
-		if (locked)
-			isgx_pte_clear_flush(&clear);
 		mutex_unlock(&encl->lock);
 		if (locked)
 			isgx_encl_mm_unlock(encl);
 		if (!nr_blocked)
 			continue;
 
-		isgx_encl_track(encl);
+		/* ETRACK and EWB under encl->lock: no other ENCLS on this SECS. */
 		mutex_lock(&encl->lock);
+		isgx_encl_track(encl);
 		for (i = first; i < last; i++) {
 			if (v[i].blocked && isgx_victim_write(&v[i])) {
 				isgx_epc_release_evicted(v[i].epc);

@@ -11,7 +11,8 @@ struct isgx_encl;
 struct isgx_encl_page;
 
 struct isgx_epc_page *isgx_epc_alloc(void *owner);
-struct isgx_epc_page *isgx_epc_alloc_reserve(void *owner);
+struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner);
+void isgx_pager_wait_free(void);
 void isgx_pager_track(struct isgx_epc_page *epc);
 void isgx_pager_untrack(struct isgx_epc_page *epc);
 int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,

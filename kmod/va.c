@@ -31,13 +31,27 @@
  * @used:	slots in use; isgx_va_lock
  * @nr_used:	bits set in @used; isgx_va_lock
  * @list:	isgx_va_list entry; isgx_va_lock
+ * @power_gen:	isgx_emu_power_gen() at EPA; a page from before a power loss
+ *		is gone from the EPC and hands out no more slots
  */
 struct isgx_va_page {
 	struct isgx_epc_page *epc_page;
 	DECLARE_BITMAP(used, SGX_VA_SLOT_COUNT);
 	unsigned int nr_used;
 	struct list_head list;
+	u64 power_gen;
 };
+
+static u64 isgx_va_power_gen(void)
+{
+	return isgx_encls_hw ? 0 : isgx_emu_power_gen();
+}
+
+/* Can @va give a slot: not full, and not lost in a power loss. */
+static bool isgx_va_page_usable(struct isgx_va_page *va)
+{
+	return va->nr_used < SGX_VA_SLOT_COUNT && va->power_gen == isgx_va_power_gen();
+}
 
 /* Pages with a free slot first, full ones after them. */
 static LIST_HEAD(isgx_va_list);
@@ -52,7 +66,11 @@ static struct isgx_va_page *isgx_va_page_new(void)
 
 	if (!va)
 		return ERR_PTR(-ENOMEM);
-	epc = isgx_epc_alloc_reserve(va);
+	/*
+	 * Never reclaim here: the caller is a reclaim pass, and reclaiming
+	 * needs VA slots.  Other allocations leave a reserve for this.
+	 */
+	epc = __isgx_epc_alloc(va, 0);
 	if (IS_ERR(epc)) {
 		kfree(va);
 		return ERR_CAST(epc);
@@ -64,6 +82,7 @@ static struct isgx_va_page *isgx_va_page_new(void)
 		return ERR_PTR(-EIO);
 	}
 	va->epc_page = epc;
+	va->power_gen = isgx_va_power_gen();
 	return va;
 }
 
@@ -71,8 +90,8 @@ static struct isgx_va_page *isgx_va_page_new(void)
  * isgx_va_slot_get() - take a free VA slot, making a VA page if needed
  * @slot:	filled in on success
  *
- * Context: process context, may sleep and reclaim EPC (a new VA page);
- * takes isgx_va_lock.  The caller holds no enclave lock.
+ * Context: process context, may sleep; takes isgx_va_lock.  Never
+ * reclaims EPC.
  * Return: 0, or -ENOMEM when no EPC page can be had for a new VA page.
  */
 int isgx_va_slot_get(struct isgx_va_slot *slot)
@@ -81,8 +100,10 @@ int isgx_va_slot_get(struct isgx_va_slot *slot)
 
 	mutex_lock(&isgx_va_lock);
 	va = list_first_entry_or_null(&isgx_va_list, struct isgx_va_page, list);
-	if (!va || va->nr_used == SGX_VA_SLOT_COUNT) {
-		/* EPA outside the lock: allocating may reclaim, which takes slots. */
+	if (!va || !isgx_va_page_usable(va)) {
+		/* A page lost in a power loss moves behind the others for good. */
+		if (va && va->nr_used < SGX_VA_SLOT_COUNT)
+			list_move_tail(&va->list, &isgx_va_list);
 		mutex_unlock(&isgx_va_lock);
 		va = isgx_va_page_new();
 		if (IS_ERR(va))
@@ -94,7 +115,8 @@ int isgx_va_slot_get(struct isgx_va_slot *slot)
 	slot->page = va;
 	slot->index = find_first_zero_bit(va->used, SGX_VA_SLOT_COUNT);
 	__set_bit(slot->index, va->used);
-	if (++va->nr_used == SGX_VA_SLOT_COUNT)
+	va->nr_used++;
+	if (!isgx_va_page_usable(va))
 		list_move_tail(&va->list, &isgx_va_list);
 	mutex_unlock(&isgx_va_lock);
 	return 0;
@@ -122,7 +144,7 @@ void isgx_va_slot_put(struct isgx_va_slot *slot)
 	if (empty) {
 		list_del(&va->list);
 		isgx_va_pages--;
-	} else {
+	} else if (isgx_va_page_usable(va)) {
 		list_move(&va->list, &isgx_va_list);
 	}
 	mutex_unlock(&isgx_va_lock);
