@@ -23,6 +23,9 @@
 
 #define ISGX_EPC_MAX_SECTIONS	64
 
+/* Threads waiting for a free page (faults that gave their locks up). */
+static DECLARE_WAIT_QUEUE_HEAD(isgx_epc_free_wq);
+
 struct isgx_epc_section {
 	phys_addr_t phys;
 	unsigned long nr_pages;
@@ -40,9 +43,6 @@ struct isgx_epc_section {
  * @free_list:		free pages (invalid in the EPCM)
  * @nr_free:		pages on @free_list; also read locklessly for stats
  */
-/* Threads waiting for a free page (faults that gave their locks up). */
-static DECLARE_WAIT_QUEUE_HEAD(isgx_epc_free_wq);
-
 static struct isgx_epc {
 	struct isgx_epc_section sections[ISGX_EPC_MAX_SECTIONS];
 	unsigned int nr_sections;
