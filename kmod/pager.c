@@ -299,31 +299,22 @@ void isgx_pager_untrack(struct isgx_epc_page *epc)
 	spin_unlock(&isgx_pager.lock);
 }
 
-static struct isgx_epc_page *isgx_epc_alloc_common(void *owner)
+/* One attempt: a page above the reserve, and kisgxswapd woken when low. */
+static struct isgx_epc_page *isgx_epc_try_alloc(void *owner)
 {
-	struct isgx_epc_page *epc;
-	int i;
+	struct isgx_epc_page *epc = __isgx_epc_alloc(owner, ISGX_EPC_RESERVE);
 
-	for (i = 0; i <= ISGX_DIRECT_RECLAIM_TRIES; i++) {
-		epc = __isgx_epc_alloc(owner, ISGX_EPC_RESERVE);
-		if (!IS_ERR(epc)) {
-			if (isgx_pager_below_low())
-				wake_up(&isgx_pager.swapd_wq);
-			return epc;
-		}
-		if (fatal_signal_pending(current))
-			break;
-		trace_alloc_stall(isgx_epc_nr_free());
-		isgx_stat_inc(nr_alloc_stalls);
-		/*
-		 * The first passes respect the young bits; if they freed
-		 * nothing, later ones evict regardless, and wait a tick for
-		 * passes of other threads that hold pages isolated.
-		 */
-		if (!isgx_pager_reclaim(isgx_batch(), i >= 2) && i >= 2)
-			schedule_timeout_uninterruptible(1);
-	}
-	return ERR_PTR(-ENOMEM);
+	if (!IS_ERR(epc) && isgx_pager_below_low())
+		wake_up(&isgx_pager.swapd_wq);
+	return epc;
+}
+
+/* No page was free: reclaim directly, counted as a stall. */
+static unsigned long isgx_alloc_stall(bool force)
+{
+	trace_alloc_stall(isgx_epc_nr_free());
+	isgx_stat_inc(nr_alloc_stalls);
+	return isgx_pager_reclaim(isgx_batch(), force);
 }
 
 /**
@@ -341,24 +332,18 @@ static struct isgx_epc_page *isgx_epc_alloc_common(void *owner)
  */
 struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
 {
-	struct isgx_epc_page *epc;
+	struct isgx_epc_page *epc = isgx_epc_try_alloc(owner);
 	int i;
 
-	for (i = 0; i < 3; i++) {
-		epc = __isgx_epc_alloc(owner, ISGX_EPC_RESERVE);
-		if (!IS_ERR(epc)) {
-			if (isgx_pager_below_low())
-				wake_up(&isgx_pager.swapd_wq);
-			return epc;
-		}
-		if (i < 2) {
-			trace_alloc_stall(isgx_epc_nr_free());
-			isgx_stat_inc(nr_alloc_stalls);
-			isgx_pager_reclaim(isgx_batch(), i == 1);
-		}
+	for (i = 0; IS_ERR(epc) && i < 2; i++) {
+		isgx_alloc_stall(i == 1);
+		epc = isgx_epc_try_alloc(owner);
 	}
-	wake_up(&isgx_pager.swapd_wq);
-	return ERR_PTR(-EAGAIN);
+	if (IS_ERR(epc)) {
+		wake_up(&isgx_pager.swapd_wq);
+		return ERR_PTR(-EAGAIN);
+	}
+	return epc;
 }
 
 /**
@@ -376,15 +361,28 @@ void isgx_pager_wait_free(void)
  * isgx_epc_alloc() - an EPC page, reclaiming when none is free
  * @owner:	stored in the descriptor
  *
+ * The first passes respect the young bits; if they free nothing, later
+ * ones evict regardless, and wait a tick for passes of other threads that
+ * hold pages isolated.
+ *
  * Context: process context, may sleep; no enclave lock held (the
  * reclaimer takes enclave locks).
  * Return: the page, or ERR_PTR(-ENOMEM) after bounded direct reclaim.
  */
 struct isgx_epc_page *isgx_epc_alloc(void *owner)
 {
-	return isgx_epc_alloc_common(owner);
-}
+	struct isgx_epc_page *epc = isgx_epc_try_alloc(owner);
+	int i;
 
+	for (i = 0; IS_ERR(epc) && i < ISGX_DIRECT_RECLAIM_TRIES; i++) {
+		if (fatal_signal_pending(current))
+			break;
+		if (!isgx_alloc_stall(i >= 2) && i >= 2)
+			schedule_timeout_uninterruptible(1);
+		epc = isgx_epc_try_alloc(owner);
+	}
+	return IS_ERR(epc) ? ERR_PTR(-ENOMEM) : epc;
+}
 
 /* Backing layout: page i at i * PAGE_SIZE, its PCMD at size + i * 128. */
 static pgoff_t isgx_backing_index(struct isgx_encl *encl, struct isgx_encl_page *page)
@@ -475,20 +473,9 @@ int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 	return 0;
 }
 
-/* Read and clear the young bit, leaving the PTE mapped. */
-static int isgx_pte_test_old_fn(pte_t *ptep, unsigned long addr, void *data)
-{
-	struct mm_struct *mm = data;
-	pte_t pte = *ptep;
-
-	if (!pte_young(pte))
-		return 0;
-	set_pte_at(mm, addr, ptep, pte_mkold(pte));
-	return -EAGAIN;
-}
-
 /*
- * Clear the PTE unless it is young (then only age it).  The mapping is
+ * Clear the PTE unless it is young (then only age it); with @clear unset,
+ * only age it (active-list aging).  The mapping is
  * VM_PFNMAP: no struct page behind the PTE is referenced or counted, so
  * clearing it is the whole unmap.
  *
@@ -501,6 +488,7 @@ static int isgx_pte_test_old_fn(pte_t *ptep, unsigned long addr, void *data)
 struct isgx_pte_clear {
 	struct mm_struct *mm;
 	bool force;		/* clear even a young PTE */
+	bool clear;		/* clear an old PTE (else leave it mapped) */
 };
 
 static int isgx_pte_clear_old_fn(pte_t *ptep, unsigned long addr, void *data)
@@ -514,7 +502,8 @@ static int isgx_pte_clear_old_fn(pte_t *ptep, unsigned long addr, void *data)
 		set_pte_at(c->mm, addr, ptep, pte_mkold(pte));
 		return -EAGAIN;
 	}
-	pte_clear(c->mm, addr, ptep);
+	if (c->clear)
+		pte_clear(c->mm, addr, ptep);
 	return 0;
 }
 
@@ -744,6 +733,7 @@ static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
 	for (first = 0; first < n; first = last) {
 		struct isgx_encl *encl = v[first].encl;
 		bool locked = isgx_encl_mm_trylock(encl);
+		struct isgx_pte_clear age = { .mm = encl->mm };
 
 		for (last = first; last < n && v[last].encl == encl; last++)
 			;
@@ -759,8 +749,8 @@ static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
 
 			v[i].young = vma && vma->vm_private_data == encl &&
 				     apply_to_existing_page_range(encl->mm, v[i].page->addr,
-								  PAGE_SIZE, isgx_pte_test_old_fn,
-								  encl->mm);
+								  PAGE_SIZE, isgx_pte_clear_old_fn,
+								  &age);
 		}
 		mutex_unlock(&encl->lock);
 		isgx_encl_mm_unlock(encl);
@@ -814,7 +804,7 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 	for (first = 0; first < n; first = last) {
 		struct isgx_encl *encl = v[first].encl;
 		bool locked = isgx_encl_mm_trylock(encl);
-		struct isgx_pte_clear clear = { .mm = encl->mm, .force = force };
+		struct isgx_pte_clear clear = { .mm = encl->mm, .force = force, .clear = true };
 		unsigned long nr_blocked = 0;
 
 		for (last = first; last < n && v[last].encl == encl; last++)
