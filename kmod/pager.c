@@ -36,9 +36,10 @@
  *      bit, zap its PTE, EBLOCK it.  From here no new TLB entry can be made.
  *   2. For each enclave in the batch: one ETRACK, then one IPI round that
  *      is the AEX of the CPUs inside it and flushes the TLB entries of the
- *      PTEs phase 1 cleared.  It goes to every online CPU: the core's
- *      per-mm TLB generation tracking, which would name the CPUs that may
- *      hold stale entries, is not exported to modules.
+ *      PTEs phase 1 cleared.  It goes only to the CPUs running the
+ *      enclave's mm (none, when its threads do not run); the mm's TLB
+ *      generation is moved first, so that any other CPU holding stale
+ *      entries flushes them before it uses the mm again.
  *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
  *      from the shared pool.  SGX_NOT_TRACKED climbs a ladder (ETRACK and
  *      IPI again, then retry) instead of being fatal; any other failure
@@ -65,14 +66,15 @@
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/wait_bit.h>
-#include <asm/tlbflush.h>
 
 #include "encl.h"
 #include "encls.h"
 #include "pager.h"
 #include "stats.h"
 #include "trace.h"
+#include "tlb.h"
 #include "va.h"
 
 /*
@@ -480,10 +482,8 @@ int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
  * clearing it is the whole unmap.
  *
  * The TLB is flushed once per enclave per batch, by the kick round
- * (isgx_encl_kick()), on every online CPU: besides the CPUs running the
- * mm, a CPU that ran it earlier may still hold its entries under its
- * PCID, and only the core's own flush (not exported to modules) knows
- * which CPUs those are.
+ * (isgx_encl_kick()): the CPUs running the mm now flush in the IPI, the
+ * others when they next switch to it.
  */
 struct isgx_pte_clear {
 	struct mm_struct *mm;
@@ -542,6 +542,27 @@ static bool isgx_victim_block(struct isgx_victim *v, struct isgx_pte_clear *clea
 	return true;
 }
 
+/* What one kick round needs: counted on the sending CPU. */
+struct isgx_kick {
+	unsigned int nr_cpus;
+};
+
+/*
+ * A CPU in lazy TLB mode runs a kernel thread or idles with the mm still
+ * loaded: it is not inside (switching to it was an interrupt, an AEX),
+ * and it checks the mm's TLB generation before it uses the mm again.
+ */
+static bool isgx_kick_cond(int cpu, void *info)
+{
+	struct isgx_kick *k = info;
+
+	if (isgx_cpu_tlb_lazy(cpu))
+		return false;
+	if (cpu != smp_processor_id())
+		k->nr_cpus++;
+	return true;
+}
+
 static void isgx_kick_fn(void *info)
 {
 	isgx_encls_kick(info);
@@ -551,24 +572,39 @@ static void isgx_kick_fn(void *info)
 
 /*
  * The IPI that makes CPUs leave the enclave (the interrupt is the AEX)
- * and drop their TLB entries of the pages this batch unmapped.  It goes
- * to every other online CPU, for the TLB (see isgx_pte_clear_old_fn());
- * this CPU is executing ENCLS, so it is not inside, and only flushes.
+ * and drop their TLB entries of the pages this batch unmapped.
+ *
+ * Only the CPUs that run the enclave's mm now are sent it: they are the
+ * ones that may be inside, and the only ones whose TLB may be used with
+ * the mm before they next switch to it.  Every other CPU that may still
+ * hold entries of the mm under its PCID (it ran the mm earlier, or holds
+ * it lazily) compares its copy of the mm's TLB generation with the mm's
+ * when it switches back, and flushes if it is behind: so the generation
+ * is moved first.  The increment is a full barrier against a CPU setting
+ * its bit in mm_cpumask() and then reading the generation: either it sees
+ * the new generation, or this round sees its bit.  No CPU runs the mm, no
+ * IPI.  encl->lock held.
  */
 static void isgx_encl_kick(struct isgx_encl *encl)
 {
-	unsigned int nr;
+	struct isgx_kick k = {};
 
-	preempt_disable();
-	nr = num_online_cpus() - 1;
-	if (nr) {
-		smp_call_function_many(cpu_online_mask, isgx_kick_fn, NULL, true);
-		isgx_stat_inc(nr_ipi_rounds);
-		isgx_stat_add(nr_ipi_cpus, nr);
+	/* Before EINIT nothing is mapped and nobody can enter. */
+	if (!(encl->flags & ISGX_ENCL_INITIALIZED)) {
+		trace_ipi(encl->base, 0);
+		return;
 	}
+	isgx_mm_tlb_gen_inc(encl->mm);
+	preempt_disable();
+	on_each_cpu_cond_mask(isgx_kick_cond, isgx_kick_fn, &k, true, mm_cpumask(encl->mm));
+	if (k.nr_cpus) {
+		isgx_stat_inc(nr_ipi_rounds);
+		isgx_stat_add(nr_ipi_cpus, k.nr_cpus);
+	}
+	/* This CPU may be a faulting thread of the mm itself. */
 	__flush_tlb_all();
 	preempt_enable();
-	trace_ipi(encl->base, nr);
+	trace_ipi(encl->base, k.nr_cpus);
 }
 
 /*

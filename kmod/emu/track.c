@@ -4,8 +4,9 @@
  *
  * There is no ENCLU, so no logical processor ever really executes enclave
  * code.  The stand-in (design §4): a CPU is *inside* an enclave when it is
- * in the mm_cpumask() of a process that maps the enclave, other than the
- * CPU executing the ENCLS.  The driver registers those mms per enclave
+ * in the mm_cpumask() of a process that maps the enclave and not in lazy
+ * TLB mode (then it runs a kernel thread or idles), other than the CPU
+ * executing the ENCLS.  The driver registers those mms per enclave
  * (isgx_emu_encl_add_mm()); the enclave is named by its EID, which
  * survives EWB/ELDU of the SECS.
  *
@@ -37,6 +38,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "../tlb.h"
 
 /**
  * struct isgx_emu_encl - what the model knows about who maps an enclave
@@ -105,6 +107,13 @@ static bool isgx_emu_cpu_inside(struct isgx_emu_encl *encl, unsigned int cpu)
 		return false;
 	if (encl->test_mask && cpumask_test_cpu(cpu, encl->test_mask))
 		return true;
+	/*
+	 * A CPU in lazy TLB mode keeps the mm loaded but runs a kernel
+	 * thread or idles: it left the enclave when it switched (an
+	 * interrupt, an AEX).
+	 */
+	if (isgx_cpu_tlb_lazy(cpu))
+		return false;
 	list_for_each_entry(m, &encl->mms, link)
 		if (cpumask_test_cpu(cpu, mm_cpumask(m->mm)))
 			return true;

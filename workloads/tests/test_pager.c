@@ -54,11 +54,11 @@ static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
 	return (uint64_t)page << 40 ^ (uint64_t)word << 20 ^ gen * 0x9e3779b97f4a7c15ULL;
 }
 
-static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+/* Create and add; no EINIT, so no thread can ever be inside it. */
+static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data)
 {
 	static uint64_t page[WORDS] __attribute__((aligned(4096)));
 	struct sgx_secs secs;
-	struct sgx_sigstruct ss;
 	struct sgx_tcs *tcs = (void *)page;
 	uint64_t size = 2 * SGX_PAGE_SIZE;
 	unsigned int i;
@@ -90,6 +90,13 @@ static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
 					     i % 8 ? SGX_ADD_SKIP_EEXTEND : 0) == 0,
 			    "add %u: %s", i, isgx_enclave_error(&r->e));
 	}
+}
+
+static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+{
+	struct sgx_sigstruct ss;
+
+	build_rw_uninit(r, fd, nr_data);
 	ISGX_ASSERT(isgx_enclave_sign(&r->e, sgx_test_key(), &ss) == 0, "%s",
 		    isgx_enclave_error(&r->e));
 	ISGX_ASSERT(isgx_enclave_init(&r->e, &ss, NULL) == 0, "%s", isgx_enclave_error(&r->e));
@@ -271,14 +278,62 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
 		bad += w[t].bad;
 		rounds += w[t].rounds;
 	}
-	isgx_note("%u s, 4 threads, %u pages: %lu rounds, %ld evictions, %ld loads", seconds,
-		  r.nr_data, rounds, debugfs_counter("nr_evicted"), debugfs_counter("nr_loaded"));
+	isgx_note("%u s, 4 threads, %u pages: %lu rounds, %ld evictions, %ld loads, %ld IPIs",
+		  seconds, r.nr_data, rounds, debugfs_counter("nr_evicted"),
+		  debugfs_counter("nr_loaded"), debugfs_counter("nr_ipi_cpus"));
 	ISGX_EXPECT(rounds >= 4, "only %lu rounds", rounds);
+	/* Threads ran on both CPUs while their pages went: kicks must reach them. */
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		ISGX_EXPECT(debugfs_counter("nr_ipi_cpus") > 0,
+			    "no CPU was kicked while 4 threads ran");
 	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
 	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
 	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/*
+ * A process whose threads all sleep is inside its enclave on no CPU: its
+ * pages are evicted (here by another process's build, which reclaims)
+ * without a single IPI, and come back intact when it wakes.
+ */
+ISGX_TEST(no_ipis_while_threads_sleep, 600)
+{
+	int fd = sgx_test_start(PARAMS), ready[2], go[2], status;
+	long ipis, evicted;
+	struct rw_enclave r;
+	char c = 0;
+	pid_t pid;
+
+	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
+	pid = fork();
+	ISGX_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		build_rw(&r, fd, EPC_PAGES - 40);
+		write_all(&r, 7);
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		_exit(verify_all(&r, 7) ? 1 : 0);
+	}
+	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not get ready");
+	usleep(200000);
+	ipis = debugfs_counter("nr_ipi_cpus");
+	evicted = debugfs_counter("nr_evicted");
+	/* Not initialised: no thread can be inside this one either. */
+	build_rw_uninit(&r, fd, EPC_PAGES);
+	evicted = debugfs_counter("nr_evicted") - evicted;
+	ipis = debugfs_counter("nr_ipi_cpus") - ipis;
+	isgx_note("%ld pages evicted, %ld CPUs kicked", evicted, ipis);
+	ISGX_EXPECT(evicted >= EPC_PAGES / 2, "only %ld pages evicted", evicted);
+	ISGX_EXPECT(ipis == 0, "%ld IPIs while no enclave thread ran", ipis);
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
+	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "the child's pages differ after the wake-up (status %#x)", status);
+	sgx_expect_epc_all_free("after the child exited", 2000);
 	sgx_test_finish(fd);
 }
 
