@@ -48,6 +48,11 @@ struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm)
 
 	if (!encl)
 		return NULL;
+	encl->proc = isgx_proc_get(mm);
+	if (!encl->proc) {
+		kfree(encl);
+		return NULL;
+	}
 	kref_init(&encl->refcount);
 	mutex_init(&encl->lock);
 	xa_init(&encl->pages);
@@ -98,6 +103,7 @@ static void isgx_encl_release(struct kref *ref)
 		isgx_epc_free(encl->secs);
 	if (encl->backing)
 		fput(encl->backing);
+	isgx_proc_put(encl->proc);
 	mmdrop(encl->mm);
 	kfree(encl);
 }
@@ -330,14 +336,16 @@ static bool isgx_encl_usable(struct isgx_encl *encl)
 }
 
 /*
- * Bring @page back.  The EPC page is allocated with encl->lock dropped,
- * since allocating may reclaim and the reclaimer takes enclave locks; the
- * page may have come back meanwhile through another thread.
+ * Bring @page back.  The EPC page is allocated, and the backing read,
+ * with encl->lock dropped: allocating may reclaim, the reclaimer takes
+ * enclave locks, and backing I/O need not stop the enclave's other
+ * faults.  The page may have come back meanwhile through another thread.
  *
  * A fault (@vmf set) that may be retried does not reclaim hard while it
  * holds its mmap_lock: when no page comes quickly it gives the mmap_lock
- * up, sleeps until kisgxswapd frees some, and returns VM_FAULT_RETRY,
- * without encl->lock (and the enclave may be gone by then).
+ * up, sleeps until kisgxswapd frees some (or, at its process's limit,
+ * evicts its own), and returns VM_FAULT_RETRY, without encl->lock (and
+ * the enclave may be gone by then).
  */
 static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 					struct isgx_encl_page *page,
@@ -345,31 +353,147 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 {
 	bool may_retry = vmf && (vmf->flags & FAULT_FLAG_ALLOW_RETRY);
 	struct isgx_epc_page *epc;
+	struct isgx_backing b;
 	int ret;
 
 	mutex_unlock(&encl->lock);
-	epc = may_retry ? isgx_epc_alloc_or_wait(page) : isgx_epc_alloc(page);
+	ret = isgx_pager_make_room(encl);
+	if (ret)
+		epc = ERR_PTR(ret);
+	else
+		epc = may_retry ? isgx_epc_alloc_or_wait(page) : isgx_epc_alloc(page);
 	if (IS_ERR(epc) && may_retry) {
 		if (!(vmf->flags & FAULT_FLAG_RETRY_NOWAIT)) {
 			mmap_read_unlock(vmf->vma->vm_mm);
-			isgx_pager_wait_free();
+			if (isgx_pager_make_room(encl) == 0)
+				isgx_pager_wait_free();
 		}
 		return VM_FAULT_RETRY;
+	}
+	if (!IS_ERR(epc) && isgx_backing_get(encl, page, &b)) {
+		isgx_epc_release_evicted(epc);
+		epc = ERR_PTR(-ENOMEM);
 	}
 	mutex_lock(&encl->lock);
 	/* Not VM_FAULT_OOM: the kernel's OOM killer cannot free EPC. */
 	if (IS_ERR(epc))
 		return VM_FAULT_SIGBUS;
 	if (page->epc_page || !isgx_encl_usable(encl)) {
+		isgx_backing_put(&b, false);
 		isgx_epc_release_evicted(epc);
 		return page->epc_page ? 0 : VM_FAULT_SIGBUS;
 	}
-	ret = isgx_pager_load(encl, page, epc);
+	ret = isgx_pager_load(encl, page, epc, &b);
+	isgx_backing_put(&b, false);
 	if (ret) {
 		isgx_epc_free(epc);
 		return VM_FAULT_SIGBUS;
 	}
 	return 0;
+}
+
+static bool isgx_encl_page_is_reg(struct isgx_encl_page *page)
+{
+	return (page->secinfo & SGX_SECINFO_PT_MASK) == (u64)SGX_PT_REG << SGX_SECINFO_PT_SHIFT;
+}
+
+/*
+ * The protection of a REG page's PTE: its EPCM permissions within the
+ * VMA's.  0 when the fault asks for more than the EPCM gives (then
+ * SIGBUS rather than a PTE that would fault again).
+ */
+static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
+					     struct vm_area_struct *vma, unsigned int fault_flags)
+{
+	u64 perm = page->secinfo & SGX_SECINFO_PERM_MASK;
+	unsigned long vm_flags = VM_SHARED;
+
+	if (((fault_flags & FAULT_FLAG_WRITE) && !(perm & SGX_SECINFO_W)) ||
+	    ((fault_flags & FAULT_FLAG_INSTRUCTION) && !(perm & SGX_SECINFO_X)))
+		return 0;
+	if (perm & SGX_SECINFO_R)
+		vm_flags |= VM_READ;
+	if (perm & SGX_SECINFO_W)
+		vm_flags |= VM_WRITE;
+	if (perm & SGX_SECINFO_X)
+		vm_flags |= VM_EXEC;
+	return vm_flags & (vma->vm_flags | VM_SHARED);
+}
+
+/* Fault-around: an evicted neighbour on its way back. */
+struct isgx_around {
+	struct isgx_encl_page *page;
+	struct isgx_epc_page *epc;
+	struct isgx_backing backing;
+};
+
+#define ISGX_AROUND_MAX		64
+
+/*
+ * After a fault loaded the page at @addr, and the one before it was the
+ * last page loaded by a fault: load the evicted REG pages that follow, up
+ * to fault_around of them, within the VMA, in EPC pages that are spare
+ * (never reclaiming) and within the process's limit; map each.  Called
+ * and returns with encl->lock held; drops it for the allocation and the
+ * backing reads.
+ */
+static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct *vma,
+				   unsigned long addr)
+{
+	unsigned long idx = PFN_DOWN(addr - encl->base), end;
+	unsigned int want = isgx_pager_fault_around(), n = 0, i;
+	struct isgx_around *a;
+
+	if (!want || idx != encl->last_fault + 1) {
+		encl->last_fault = idx;
+		return;
+	}
+	encl->last_fault = idx;
+	a = kmalloc_array(want, sizeof(*a), GFP_NOWAIT | __GFP_NOWARN);
+	if (!a)
+		return;
+	end = min(vma->vm_end, encl->base + encl->size);
+	for (addr += PAGE_SIZE; addr < end && n < want; addr += PAGE_SIZE) {
+		struct isgx_encl_page *page = isgx_encl_page_find(encl, addr);
+
+		if (!page || page->epc_page || (page->flags & ISGX_PAGE_RECLAIMING) ||
+		    !isgx_encl_page_is_reg(page))
+			break;
+		a[n++].page = page;
+	}
+	mutex_unlock(&encl->lock);
+	n = min_t(unsigned long, n, isgx_proc_room(encl->proc));
+	for (i = 0; i < n; i++) {
+		a[i].epc = isgx_epc_alloc_around(a[i].page);
+		if (IS_ERR(a[i].epc))
+			break;
+		if (isgx_backing_get(encl, a[i].page, &a[i].backing)) {
+			isgx_epc_release_evicted(a[i].epc);
+			break;
+		}
+	}
+	n = i;
+	mutex_lock(&encl->lock);
+	for (i = 0; i < n; i++) {
+		struct isgx_encl_page *page = a[i].page;
+		unsigned long vm_flags = isgx_encl_page_vm_flags(page, vma, 0);
+		bool loaded = false;
+
+		if (!page->epc_page && !(page->flags & ISGX_PAGE_RECLAIMING) &&
+		    isgx_encl_usable(encl))
+			loaded = !isgx_pager_load(encl, page, a[i].epc, &a[i].backing);
+		isgx_backing_put(&a[i].backing, false);
+		if (!loaded) {
+			isgx_epc_release_evicted(a[i].epc);
+			continue;
+		}
+		isgx_stat_inc(nr_fault_around);
+		encl->last_fault = PFN_DOWN(page->addr - encl->base);
+		if (vm_flags)
+			vmf_insert_pfn_prot(vma, page->addr, page->epc_page->pfn,
+					    vm_get_page_prot(vm_flags));
+	}
+	kfree(a);
 }
 
 static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
@@ -378,9 +502,9 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 	struct isgx_encl *encl = vma->vm_private_data;
 	unsigned long addr = vmf->address & PAGE_MASK;
 	struct isgx_encl_page *page;
-	unsigned long vm_flags = VM_SHARED;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
-	u64 perm;
+	unsigned long vm_flags;
+	bool loaded = false;
 
 	if (!encl)
 		return VM_FAULT_SIGBUS;
@@ -389,8 +513,7 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 	if (!isgx_encl_usable(encl))
 		goto out;
 	page = isgx_encl_page_find(encl, addr);
-	if (!page ||
-	    (page->secinfo & SGX_SECINFO_PT_MASK) != (u64)SGX_PT_REG << SGX_SECINFO_PT_SHIFT)
+	if (!page || !isgx_encl_page_is_reg(page))
 		goto out;
 	/*
 	 * Blocked for eviction: sleep until its EWB is done (then load it)
@@ -409,6 +532,7 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 			if (ret)
 				goto out;
 			ret = VM_FAULT_SIGBUS;
+			loaded = true;
 		} else {
 			break;
 		}
@@ -417,23 +541,14 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 			goto out;
 	}
 
-	/*
-	 * The EPCM permissions bound what the enclave may do; a fault that
-	 * asks for more gets SIGBUS rather than a PTE that would fault again.
-	 */
-	perm = page->secinfo & SGX_SECINFO_PERM_MASK;
-	if (((vmf->flags & FAULT_FLAG_WRITE) && !(perm & SGX_SECINFO_W)) ||
-	    ((vmf->flags & FAULT_FLAG_INSTRUCTION) && !(perm & SGX_SECINFO_X)))
+	/* The EPCM permissions bound what the enclave may do. */
+	vm_flags = isgx_encl_page_vm_flags(page, vma, vmf->flags);
+	if (!vm_flags)
 		goto out;
-	if (perm & SGX_SECINFO_R)
-		vm_flags |= VM_READ;
-	if (perm & SGX_SECINFO_W)
-		vm_flags |= VM_WRITE;
-	if (perm & SGX_SECINFO_X)
-		vm_flags |= VM_EXEC;
-	vm_flags &= vma->vm_flags | VM_SHARED;
 	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
 				  vm_get_page_prot(vm_flags));
+	if (loaded && ret == VM_FAULT_NOPAGE)
+		isgx_encl_fault_around(encl, vma, addr);
 out:
 	mutex_unlock(&encl->lock);
 	return ret;

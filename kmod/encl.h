@@ -13,6 +13,7 @@
 #include <linux/xarray.h>
 
 #include "epc.h"
+#include "proc.h"
 #include "va.h"
 
 /* isgx_encl.flags */
@@ -53,8 +54,11 @@ struct isgx_encl_page {
  * @attributes:	SECS.ATTRIBUTES.FLAGS; fixed after create
  * @power_gen:	isgx_emu_power_gen() at create; a change means the EPC
  *		was lost and the enclave with it
- * @mm:		the creating process's mm (not pinned: the enclave dies with
- *		the last VMA, which is before the mm goes)
+ * @mm:		the creating process's mm (mmgrab()ed: the struct stays, the
+ *		address space goes with the process)
+ * @proc:	the EPC account of that process; fixed
+ * @last_fault:	page index of the last fault that loaded a page, to see
+ *		sequential faults for fault-around; encl->lock
  * @secs:	EPC page of the SECS; fixed after create
  * @backing:	shmem file: evicted pages at their ELRANGE offset, then
  *		their PCMDs, 128 bytes each; fixed after create
@@ -71,6 +75,8 @@ struct isgx_encl {
 	u64 attributes;
 	u64 power_gen;
 	struct mm_struct *mm;
+	struct isgx_proc *proc;
+	unsigned long last_fault;
 	struct isgx_epc_page *secs;
 	struct file *backing;
 	struct xarray pages;

@@ -318,6 +318,9 @@ static long isgx_ioc_add_page(struct file *file, void __user *arg)
 	ret = -EINVAL;
 	if (!PAGE_ALIGNED(param.addr))
 		goto out_put;
+	ret = isgx_pager_make_room(encl);
+	if (ret)
+		goto out_put;
 	epc = isgx_epc_alloc(NULL);
 	if (IS_ERR(epc)) {
 		ret = PTR_ERR(epc);

@@ -23,9 +23,18 @@
  * harvested, enclave by enclave under one lock round, and the young ones
  * rotate while the others move to the inactive list.
  *
- * policy=fifo16 keeps the upstream reclaimer's algorithm for comparison:
- * one list, a second chance for a young page, batches of 16 and marks of
- * 32/64 pages whatever the parameters say.
+ * Whose pages.  Each process has an EPC account (proc.c).  A pass takes
+ * its victims first from the processes that hold at least their fair
+ * share (resident pages / processes with any), so that a large working
+ * set churns its own pages and not a small one's; a process at
+ * max_pages_per_process evicts its own pages before it gets another.
+ *
+ * Two baselines keep older algorithms for comparison, with their own
+ * constants (batches of 16, marks of 32/64 pages, no fault-around, no
+ * reclaim in the fault path) whatever the parameters say:
+ * policy=fifo16 is the upstream reclaimer (one list, a second chance for
+ * a young page), policy=seed the 2016 driver (the same, but each pass
+ * takes the pages of one enclave of the next process, round robin).
  *
  * How.  One pass of isgx_pager_reclaim() isolates up to @batch victims and
  * takes them through the SGX eviction protocol in phases, so that the
@@ -47,14 +56,22 @@
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
  * watermark, then reclaims in batches until it is above the high one.  An
- * allocation that finds no free page reclaims directly, a bounded number of
- * times.  Two pages are kept in reserve for the VA pool, so that an
+ * allocation that finds no free page, or leaves fewer than the min mark,
+ * reclaims directly, a bounded number of times; a fault that still finds
+ * none gives its mmap_lock up and sleeps until kisgxswapd frees pages,
+ * then retries.  Two pages are kept in reserve for the VA pool, so that an
  * eviction can always find a slot.
+ *
+ * Coming back.  A fault loads its page with ELDU; when the page before it
+ * was the last one a fault loaded (a sequential run), it also loads up to
+ * fault_around evicted pages after it, into spare pages only (never below
+ * the low mark, never reclaiming), and maps them.
  *
  * Locks, outside in: mmap_lock of an enclave's mm (only ever try-locked
  * here, since a faulting thread may reclaim while holding its own), then
- * encl->lock, then isgx_pager.lock (the LRU).  Backing I/O happens under
- * encl->lock for now.
+ * encl->lock, then isgx_pager.lock (the LRU).  Backing pages are read
+ * (shmem, maybe from swap) before encl->lock is taken, both for EWB and
+ * for ELDU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -72,6 +89,7 @@
 #include "encl.h"
 #include "encls.h"
 #include "pager.h"
+#include "proc.h"
 #include "stats.h"
 #include "trace.h"
 #include "tlb.h"
@@ -94,17 +112,21 @@ static bool isgx_encls_gp(int ret)
 #define ISGX_EWB_TRIES			3
 
 static unsigned int batch;
+static unsigned int min_mark;
 static unsigned int low_mark;
 static unsigned int high_mark;
+static unsigned int fault_around = 8;
 
 enum isgx_policy {
 	ISGX_POLICY_DEFAULT,
 	ISGX_POLICY_FIFO16,
+	ISGX_POLICY_SEED,
 };
 
 static const char * const isgx_policy_names[] = {
 	[ISGX_POLICY_DEFAULT] = "default",
 	[ISGX_POLICY_FIFO16] = "fifo16",
+	[ISGX_POLICY_SEED] = "seed",
 };
 
 static int policy = ISGX_POLICY_DEFAULT;
@@ -129,22 +151,39 @@ static const struct kernel_param_ops isgx_policy_ops = {
 	.get = isgx_policy_get,
 };
 module_param_cb(policy, &isgx_policy_ops, NULL, 0644);
-MODULE_PARM_DESC(policy, "Eviction policy: default (two-list aging) or fifo16 (upstream baseline)");
+MODULE_PARM_DESC(policy, "Eviction policy: default (two-list aging), fifo16 (upstream baseline) or seed (2016 driver baseline)");
 
-/* fifo16 is the upstream reclaimer: its constants, not the parameters. */
+/* The baselines are the upstream and 2016 reclaimers: their constants. */
+static bool isgx_policy_baseline(void)
+{
+	return READ_ONCE(policy) != ISGX_POLICY_DEFAULT;
+}
+
 static unsigned int isgx_batch(void)
 {
-	return READ_ONCE(policy) == ISGX_POLICY_FIFO16 ? 16 : READ_ONCE(batch);
+	return isgx_policy_baseline() ? 16 : READ_ONCE(batch);
 }
 
 static unsigned int isgx_low_mark(void)
 {
-	return READ_ONCE(policy) == ISGX_POLICY_FIFO16 ? 32 : READ_ONCE(low_mark);
+	return isgx_policy_baseline() ? 32 : READ_ONCE(low_mark);
 }
 
 static unsigned int isgx_high_mark(void)
 {
-	return READ_ONCE(policy) == ISGX_POLICY_FIFO16 ? 64 : READ_ONCE(high_mark);
+	return isgx_policy_baseline() ? 64 : READ_ONCE(high_mark);
+}
+
+/* Below this many free pages an allocation also reclaims itself. */
+static unsigned int isgx_min_mark(void)
+{
+	return isgx_policy_baseline() ? 0 : READ_ONCE(min_mark);
+}
+
+/* Evicted neighbours a sequential fault loads with its page. */
+static unsigned int isgx_fault_around(void)
+{
+	return isgx_policy_baseline() ? 0 : READ_ONCE(fault_around);
 }
 
 /**
@@ -170,8 +209,8 @@ struct isgx_pager {
 static struct isgx_pager isgx_pager;
 
 /*
- * Watermarks must keep low <= high <= the EPC size.  At load time the EPC
- * is not known yet: isgx_pager_init() checks then.  Writes are serialised
+ * Watermarks must keep min <= low <= high <= the EPC size.  At load time
+ * the EPC is not known yet: isgx_pager_init() checks then.  Writes are serialised
  * by the module's parameter lock.  A change wakes kisgxswapd so that it
  * acts on the new marks at once.
  */
@@ -185,7 +224,11 @@ static int isgx_pager_param_set(const char *val, const struct kernel_param *kp)
 		return ret;
 	if (kp->arg == &batch && (v < 1 || v > 512))
 		return -EINVAL;
-	if (total && kp->arg == &low_mark && (v > total || v > high_mark))
+	if (kp->arg == &fault_around && v > 64)
+		return -EINVAL;
+	if (total && kp->arg == &min_mark && v > low_mark)
+		return -EINVAL;
+	if (total && kp->arg == &low_mark && (v > total || v > high_mark || v < min_mark))
 		return -EINVAL;
 	if (total && kp->arg == &high_mark && (v > total || v < low_mark))
 		return -EINVAL;
@@ -205,6 +248,10 @@ module_param_cb(low_mark, &isgx_pager_param_ops, &low_mark, 0644);
 MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32)");
 module_param_cb(high_mark, &isgx_pager_param_ops, &high_mark, 0644);
 MODULE_PARM_DESC(high_mark, "kisgxswapd sleeps above this many free EPC pages (default: twice low_mark)");
+module_param_cb(min_mark, &isgx_pager_param_ops, &min_mark, 0644);
+MODULE_PARM_DESC(min_mark, "Below this many free EPC pages an allocation reclaims itself too (default: low_mark / 2)");
+module_param_cb(fault_around, &isgx_pager_param_ops, &fault_around, 0644);
+MODULE_PARM_DESC(fault_around, "Evicted pages after a sequential fault loaded with it (0..64, default 8)");
 
 
 /* One victim on its way through the phases of a batch. */
@@ -213,7 +260,9 @@ struct isgx_victim {
 	struct isgx_encl_page *page;
 	struct isgx_encl *encl;		/* a reference is held */
 	struct isgx_va_slot slot;
+	struct isgx_backing backing;
 	bool blocked;
+	bool has_backing;
 	bool young;
 };
 
@@ -280,13 +329,16 @@ static void isgx_pager_add(struct isgx_epc_page *epc, bool active)
  */
 void isgx_pager_track(struct isgx_epc_page *epc)
 {
+	struct isgx_encl_page *page = epc->owner;
+
+	isgx_proc_charge(page->encl->proc, 1);
 	epc->flags &= ~ISGX_EPC_REFERENCED;
 	isgx_pager_add(epc, false);
 }
 
 /**
  * isgx_pager_untrack() - take a page off its list, if it is on one
- * @epc:	its EPC page
+ * @epc:	its EPC page, about to be freed
  *
  * A page isolated by a reclaim pass is on no list; the pass holds a
  * reference to the enclave, so the page cannot be freed under it.
@@ -295,6 +347,9 @@ void isgx_pager_track(struct isgx_epc_page *epc)
  */
 void isgx_pager_untrack(struct isgx_epc_page *epc)
 {
+	struct isgx_encl_page *page = epc->owner;
+
+	isgx_proc_charge(page->encl->proc, -1);
 	spin_lock(&isgx_pager.lock);
 	if (!list_empty(&epc->list))
 		__isgx_pager_del(epc);
@@ -325,8 +380,8 @@ static unsigned long isgx_alloc_stall(bool force)
  *
  * A faulting thread holds its mmap_lock, which reclaim needs for the
  * PTEs of that mm (it only try-locks it), and a writer queued on it would
- * stop every reclaim of this mm: so it tries one plain and one forced
- * pass, and if they do not free a page, it lets kisgxswapd work.
+ * stop every reclaim of this mm: so it tries at most one plain and one
+ * forced pass, and if they do not free a page, it lets kisgxswapd work.
  *
  * Context: process context, mmap_lock held, no enclave lock held.
  * Return: the page, or ERR_PTR(-EAGAIN): wake kisgxswapd, give the
@@ -337,9 +392,17 @@ struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
 	struct isgx_epc_page *epc = isgx_epc_try_alloc(owner);
 	int i;
 
-	for (i = 0; IS_ERR(epc) && i < 2; i++) {
+	/*
+	 * The baselines never reclaim in a fault, as the drivers they
+	 * model; the default policy does when no page is free, and also
+	 * (one pass) when the free count is below the min mark.
+	 */
+	for (i = 0; i < 2 && !isgx_policy_baseline(); i++) {
+		if (!IS_ERR(epc) && (i || isgx_epc_nr_free() >= isgx_min_mark()))
+			break;
 		isgx_alloc_stall(i == 1);
-		epc = isgx_epc_try_alloc(owner);
+		if (IS_ERR(epc))
+			epc = isgx_epc_try_alloc(owner);
 	}
 	if (IS_ERR(epc)) {
 		wake_up(&isgx_pager.swapd_wq);
@@ -386,6 +449,33 @@ struct isgx_epc_page *isgx_epc_alloc(void *owner)
 	return IS_ERR(epc) ? ERR_PTR(-ENOMEM) : epc;
 }
 
+/**
+ * isgx_epc_alloc_around() - an EPC page for fault-around, if one is spare
+ * @owner:	stored in the descriptor
+ *
+ * Never below the low mark and never reclaiming: a guess about the
+ * future must not evict the present.
+ *
+ * Context: any.
+ * Return: the page, or ERR_PTR(-ENOMEM).
+ */
+struct isgx_epc_page *isgx_epc_alloc_around(void *owner)
+{
+	return __isgx_epc_alloc(owner, max_t(unsigned int, isgx_low_mark(), ISGX_EPC_RESERVE));
+}
+
+/**
+ * isgx_pager_fault_around() - how many evicted neighbours a sequential
+ * fault loads with its page (the fault_around parameter; 0 under the
+ * baseline policies)
+ *
+ * Context: any.
+ */
+unsigned int isgx_pager_fault_around(void)
+{
+	return isgx_fault_around();
+}
+
 /* Backing layout: page i at i * PAGE_SIZE, its PCMD at size + i * 128. */
 static pgoff_t isgx_backing_index(struct isgx_encl *encl, struct isgx_encl_page *page)
 {
@@ -397,14 +487,18 @@ static loff_t isgx_pcmd_offset(struct isgx_encl *encl, struct isgx_encl_page *pa
 	return encl->size + isgx_backing_index(encl, page) * sizeof(struct isgx_pcmd);
 }
 
-struct isgx_backing {
-	struct page *contents;
-	struct page *pcmd;
-	unsigned int pcmd_offset;
-};
-
-static int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
-			    struct isgx_backing *b)
+/**
+ * isgx_backing_get() - the backing pages of an enclave page, read in
+ * @encl:	the enclave
+ * @page:	one of its pages
+ * @b:		filled with references to the contents and PCMD pages
+ *
+ * Context: process context, may sleep (shmem may read from swap); no
+ * lock needed: the backing file and the page's address are fixed.
+ * Return: 0 or the shmem error.
+ */
+int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
+		     struct isgx_backing *b)
 {
 	struct address_space *mapping = encl->backing->f_mapping;
 	loff_t pcmd = isgx_pcmd_offset(encl, page);
@@ -423,7 +517,14 @@ static int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
 	return 0;
 }
 
-static void isgx_backing_put(struct isgx_backing *b, bool dirty)
+/**
+ * isgx_backing_put() - drop what isgx_backing_get() took
+ * @b:		the backing pages
+ * @dirty:	they were written
+ *
+ * Context: any that may sleep.
+ */
+void isgx_backing_put(struct isgx_backing *b, bool dirty)
 {
 	if (dirty) {
 		set_page_dirty(b->contents);
@@ -438,29 +539,26 @@ static void isgx_backing_put(struct isgx_backing *b, bool dirty)
  * @encl:	its enclave
  * @page:	the evicted page
  * @epc:	a free EPC page for it
+ * @b:		its backing pages, from isgx_backing_get() (the caller puts
+ *		them)
  *
  * Context: encl->lock held.
- * Return: 0 (the page is resident and on the LRU), -ENOMEM / -EIO for
- * backing trouble, or -EBADMSG when ELDU refuses the sealed copy.
+ * Return: 0 (the page is resident and on the LRU), -EIO when ELDU
+ * faults, or -EBADMSG when ELDU refuses the sealed copy.
  */
 int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
-		    struct isgx_epc_page *epc)
+		    struct isgx_epc_page *epc, struct isgx_backing *b)
 {
 	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
 	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN);
-	struct isgx_backing b;
 	int ret;
 
-	ret = isgx_backing_get(encl, page, &b);
-	if (ret)
-		return ret;
-	memcpy(&pcmd, page_address(b.pcmd) + b.pcmd_offset, sizeof(pcmd));
+	memcpy(&pcmd, page_address(b->pcmd) + b->pcmd_offset, sizeof(pcmd));
 	pginfo.addr = page->addr;
-	pginfo.contents = (unsigned long)page_address(b.contents);
+	pginfo.contents = (unsigned long)page_address(b->contents);
 	pginfo.metadata = (unsigned long)&pcmd;
 	pginfo.secs = (unsigned long)encl->secs->va;
 	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&page->va_slot));
-	isgx_backing_put(&b, false);
 	trace_eldu(page->addr, ret);
 	if (ret) {
 		isgx_stat_inc(nr_eldu_failed);
@@ -646,17 +744,18 @@ static bool isgx_victim_write(struct isgx_victim *v)
 {
 	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
 	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
+	struct isgx_backing *b = &v->backing;
 	struct isgx_encl *encl = v->encl;
-	struct isgx_backing b;
 	int ret = 0, i;
 
-	if (isgx_backing_get(encl, v->page, &b)) {
+	if (!v->has_backing) {
 		isgx_victim_done(v);
 		return false;
 	}
+	v->has_backing = false;
 	for (i = 0; i < ISGX_EWB_TRIES; i++) {
 		pginfo.addr = 0;
-		pginfo.contents = (unsigned long)page_address(b.contents);
+		pginfo.contents = (unsigned long)page_address(b->contents);
 		pginfo.metadata = (unsigned long)&pcmd;
 		pginfo.secs = 0;
 		ret = __ewb(&pginfo, v->epc->va, isgx_va_slot_addr(&v->slot));
@@ -669,13 +768,13 @@ static bool isgx_victim_write(struct isgx_victim *v)
 	}
 	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
 		isgx_stat_inc(nr_ewb_failed);
-		isgx_backing_put(&b, false);
+		isgx_backing_put(b, false);
 		isgx_victim_done(v);
 		WARN_ONCE(isgx_encls_gp(ret), "EWB faulted: %#x\n", ret);
 		return false;
 	}
-	memcpy(page_address(b.pcmd) + b.pcmd_offset, &pcmd, sizeof(pcmd));
-	isgx_backing_put(&b, true);
+	memcpy(page_address(b->pcmd) + b->pcmd_offset, &pcmd, sizeof(pcmd));
+	isgx_backing_put(b, true);
 	v->page->va_slot = v->slot;
 	v->slot.page = NULL;
 	v->page->epc_page = NULL;
@@ -684,21 +783,56 @@ static bool isgx_victim_write(struct isgx_victim *v)
 	return true;
 }
 
-/* Take up to @nr pages from the old end of @list, with enclave references. */
-static unsigned long isgx_pager_isolate(struct list_head *list,
-					struct isgx_victim *victims, unsigned long nr)
+/**
+ * struct isgx_pick - which pages a reclaim pass may take
+ * @proc:	only pages of this process (NULL: any)
+ * @min_pages:	only pages of processes holding at least this many
+ * @encl:	only pages of this enclave (NULL: any); with @one_encl set
+ *		to the enclave of the first page taken
+ * @one_encl:	take the pages of one enclave only
+ */
+struct isgx_pick {
+	struct isgx_proc *proc;
+	unsigned long min_pages;
+	struct isgx_encl *encl;
+	bool one_encl;
+};
+
+static bool isgx_pick_ok(const struct isgx_pick *pick, struct isgx_encl *encl)
 {
+	if (!pick)
+		return true;
+	if (pick->proc && encl->proc != pick->proc)
+		return false;
+	if (pick->encl && encl != pick->encl)
+		return false;
+	return isgx_proc_nr_pages(encl->proc) >= pick->min_pages;
+}
+
+/*
+ * Take up to @nr pages that @pick allows from the old end of @list, with
+ * enclave references.  Pages it does not allow stay where they are.
+ */
+static unsigned long isgx_pager_isolate(struct list_head *list, struct isgx_victim *victims,
+					unsigned long nr, struct isgx_pick *pick)
+{
+	struct isgx_epc_page *epc, *tmp;
 	unsigned long n = 0;
 
 	spin_lock(&isgx_pager.lock);
-	while (n < nr && !list_empty(list)) {
-		struct isgx_epc_page *epc = list_first_entry(list, struct isgx_epc_page, list);
+	list_for_each_entry_safe(epc, tmp, list, list) {
 		struct isgx_encl_page *page = epc->owner;
 
+		if (n == nr)
+			break;
+		if (!isgx_pick_ok(pick, page->encl))
+			continue;
 		__isgx_pager_del(epc);
 		/* An enclave on its way out frees its own pages. */
 		if (!kref_get_unless_zero(&page->encl->refcount))
 			continue;
+		if (pick && pick->one_encl)
+			pick->encl = page->encl;
 		victims[n] = (struct isgx_victim){
 			.epc = epc,
 			.page = page,
@@ -762,7 +896,7 @@ static void isgx_encl_mm_unlock(struct isgx_encl *encl)
  */
 static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
 {
-	unsigned long n = isgx_pager_isolate(&isgx_pager.active, v, nr);
+	unsigned long n = isgx_pager_isolate(&isgx_pager.active, v, nr, NULL);
 	unsigned long first, last, i;
 
 	isgx_victims_group(v, n);
@@ -802,15 +936,42 @@ static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
 		isgx_encl_put(v[i].encl);
 }
 
-/**
- * isgx_pager_reclaim() - one reclaim pass: evict up to @nr_to_scan pages
- * @nr_to_scan:	the batch size
- * @force:	evict victims even when their young bit is set
- *
- * Context: process context, may sleep; no enclave lock held.
- * Return: the number of pages evicted.
+/*
+ * The victims of a pass.  default: the oldest inactive pages of the
+ * processes at or above their fair share, else the oldest of any; seed:
+ * the oldest pages of one enclave of the next process in round robin;
+ * fifo16: the oldest pages.  A pass for one process (@pick->proc) takes
+ * only its pages.  The active list is a last resort (a switch from
+ * default leaves pages on it).
  */
-unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
+static unsigned long isgx_pager_pick(struct isgx_victim *v, unsigned long nr,
+				     struct isgx_pick *pick)
+{
+	struct isgx_pick fair = {}, rr = { .one_encl = true };
+	unsigned long n = 0;
+
+	if (!pick && READ_ONCE(policy) == ISGX_POLICY_DEFAULT) {
+		fair.min_pages = isgx_proc_fair_share();
+		n = isgx_pager_isolate(&isgx_pager.inactive, v, nr, &fair);
+	} else if (!pick && READ_ONCE(policy) == ISGX_POLICY_SEED) {
+		rr.proc = isgx_proc_next();
+		if (rr.proc)
+			n = isgx_pager_isolate(&isgx_pager.inactive, v, nr, &rr);
+	}
+	if (!n)
+		n = isgx_pager_isolate(&isgx_pager.inactive, v, nr, pick);
+	if (!n)
+		n = isgx_pager_isolate(&isgx_pager.active, v, nr, pick);
+	return n;
+}
+
+/*
+ * One pass: isolate up to @nr_to_scan victims that @pick allows (NULL:
+ * the policy chooses) and evict them.  Context: process context, may
+ * sleep; no enclave lock held.  Returns the number evicted.
+ */
+static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool force,
+					     struct isgx_pick *pick)
 {
 	bool two_lists = READ_ONCE(policy) == ISGX_POLICY_DEFAULT;
 	unsigned long n, i, first, last, nr_evicted = 0;
@@ -825,10 +986,7 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 	/* Keep the inactive list at least half as long as the active one. */
 	if (two_lists && 2 * READ_ONCE(isgx_pager.nr_inactive) < READ_ONCE(isgx_pager.nr_active))
 		isgx_pager_age_active(v, nr_to_scan);
-	n = isgx_pager_isolate(&isgx_pager.inactive, v, nr_to_scan);
-	/* Also after a switch to fifo16, which leaves the active list as it was. */
-	if (!n)
-		n = isgx_pager_isolate(&isgx_pager.active, v, nr_to_scan);
+	n = isgx_pager_pick(v, nr_to_scan, pick);
 	isgx_stat_add(nr_scanned, n);
 	isgx_victims_group(v, n);
 
@@ -858,11 +1016,17 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 		if (!nr_blocked)
 			continue;
 
+		/* Backing I/O without encl->lock: faults of this enclave go on. */
+		for (i = first; i < last; i++)
+			v[i].has_backing = v[i].blocked &&
+					   !isgx_backing_get(encl, v[i].page, &v[i].backing);
+
 		/* ETRACK and EWB under encl->lock: no other ENCLS on this SECS. */
 		mutex_lock(&encl->lock);
 		isgx_encl_track(encl);
 		for (i = first; i < last; i++) {
 			if (v[i].blocked && isgx_victim_write(&v[i])) {
+				isgx_proc_charge(encl->proc, -1);
 				isgx_epc_release_evicted(v[i].epc);
 				nr_evicted++;
 				v[i].epc = NULL;
@@ -893,6 +1057,42 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 	kfree(v);
 	trace_reclaim_end(n, nr_evicted);
 	return nr_evicted;
+}
+
+/**
+ * isgx_pager_reclaim() - one reclaim pass: evict up to @nr_to_scan pages
+ * @nr_to_scan:	the batch size
+ * @force:	evict victims even when their young bit is set
+ *
+ * Context: process context, may sleep; no enclave lock held.
+ * Return: the number of pages evicted.
+ */
+unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
+{
+	return isgx_pager_reclaim_pick(nr_to_scan, force, NULL);
+}
+
+/**
+ * isgx_pager_make_room() - keep a process within max_pages_per_process
+ * @encl:	an enclave of the process, about to get a page
+ *
+ * A process at its limit evicts its own pages first, in a bounded number
+ * of passes (forced after the first: its limit, not the age of its
+ * pages, decides).
+ *
+ * Context: process context, may sleep; no enclave lock held.  A fault may
+ * call it with its mmap_lock held: reclaim only try-locks that mm.
+ * Return: 0, or -EBUSY when the process is still at its limit (its pages
+ * are held by other passes, or its mm is locked by a writer).
+ */
+int isgx_pager_make_room(struct isgx_encl *encl)
+{
+	struct isgx_pick own = { .proc = encl->proc };
+	int i;
+
+	for (i = 0; i < 4 && isgx_proc_over_limit(encl->proc); i++)
+		isgx_pager_reclaim_pick(isgx_batch(), i > 0, &own);
+	return isgx_proc_over_limit(encl->proc) ? -EBUSY : 0;
 }
 
 static int isgx_swapd(void *unused)
@@ -940,9 +1140,11 @@ int isgx_pager_init(void)
 		low_mark = min(total / 2, max(32UL, total / 64));
 	if (!high_mark)
 		high_mark = min_t(unsigned long, total, 2 * low_mark);
-	if (low_mark > high_mark || high_mark > total) {
-		pr_err("watermarks low_mark=%u high_mark=%u do not fit %lu EPC pages\n",
-		       low_mark, high_mark, total);
+	if (!min_mark)
+		min_mark = low_mark / 2;
+	if (min_mark > low_mark || low_mark > high_mark || high_mark > total) {
+		pr_err("watermarks min_mark=%u low_mark=%u high_mark=%u do not fit %lu EPC pages\n",
+		       min_mark, low_mark, high_mark, total);
 		return -EINVAL;
 	}
 	isgx_pager.swapd = kthread_run(isgx_swapd, NULL, "kisgxswapd");

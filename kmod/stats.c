@@ -9,6 +9,7 @@
 
 #include "encl.h"
 #include "epc.h"
+#include "proc.h"
 #include "stats.h"
 #include "va.h"
 
@@ -107,8 +108,10 @@ static const struct {
 	{ "nr_scanned", &isgx_stats.nr_scanned },
 	/* Pages spared because their young bit was set. */
 	{ "nr_second_chance", &isgx_stats.nr_second_chance },
-	/* Allocations that found no free page and reclaimed directly. */
+	/* Allocations that reclaimed directly: no page was free, or fewer than min_mark. */
 	{ "nr_alloc_stalls", &isgx_stats.nr_alloc_stalls },
+	/* Evicted neighbours loaded with a sequential fault's page. */
+	{ "nr_fault_around", &isgx_stats.nr_fault_around },
 };
 
 /**
@@ -140,6 +143,7 @@ void isgx_stats_init(void)
 	for (i = 0; i < ARRAY_SIZE(isgx_counters); i++)
 		debugfs_create_file_unsafe(isgx_counters[i].name, 0400, isgx_debugfs,
 					   isgx_counters[i].counter, &isgx_counter_fops);
+	isgx_proc_debugfs_init(isgx_debugfs);
 	debugfs_create_file("fault_latency", 0400, isgx_debugfs, NULL,
 			    &isgx_fault_hist_fops);
 }

@@ -7,21 +7,16 @@
  * visible to everybody.  The pager flushes like the core's batched unmap
  * (arch_tlbbatch_add_mm() then arch_tlbbatch_flush()): move the mm's TLB
  * generation, then IPI the CPUs in mm_cpumask() that are not lazy.  These
- * mirror the Linux 6.1 definitions; a kernel whose header shows them to
- * modules makes the struct below a compile error, which is the signal to
- * drop this file.
+ * mirror the Linux 6.1 definitions (the only kernel this module is built
+ * for); a kernel whose header shows them to modules makes the struct
+ * below a compile error, which is the signal to drop this file.
  */
 #ifndef _ISGX_TLB_H
 #define _ISGX_TLB_H
 
 #include <linux/mm_types.h>
 #include <linux/percpu.h>
-#include <linux/version.h>
 #include <asm/tlbflush.h>
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0) || LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#error "kmod/tlb.h mirrors Linux 6.1's struct tlb_state_shared: check it for this kernel"
-#endif
 
 /* As in Linux 6.1 arch/x86/include/asm/tlbflush.h. */
 struct tlb_state_shared {

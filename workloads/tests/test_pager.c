@@ -7,7 +7,7 @@
  * tracepoints.
  *
  *	test_pager --ko=PATH/isgx.ko --key=PATH/signing_key.pem [--seconds=N]
- *		   [--policy=default|fifo16]
+ *		   [--policy=default|fifo16|seed]
  *
  * The module is loaded with a small EPC (EPC_PAGES) so that a few hundred
  * pages oversubscribe it.  Expected contents are computed here from the
@@ -170,6 +170,29 @@ static int param_write(const char *name, const char *val)
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+/* Resident pages the module charges to process @pid (debugfs procs), or -1. */
+static long proc_pages(pid_t pid)
+{
+	FILE *f = fopen("/sys/kernel/debug/isgx/procs", "r");
+	long pages = -1, n;
+	int tgid;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "tgid=%d pages=%ld\n", &tgid, &n) == 2)
+		if (tgid == pid)
+			pages = n;
+	fclose(f);
+	return pages;
+}
+
+static bool policy_is(const char *name)
+{
+	const char *policy = isgx_option("policy");
+
+	return !strcmp(policy ? policy : "default", name);
 }
 
 ISGX_TEST(larger_than_epc_builds_and_initialises, 600)
@@ -368,6 +391,12 @@ ISGX_TEST(bad_parameters_refused, 60)
 	ISGX_EXPECT(param_write("batch", "abc") == -EINVAL, "batch=abc accepted");
 	ISGX_EXPECT(param_write("low_mark", "100000") == -EINVAL, "low_mark above the EPC accepted");
 	ISGX_EXPECT(param_write("high_mark", "1") == -EINVAL, "high_mark below low_mark accepted");
+	ISGX_EXPECT(param_write("min_mark", "100000") == -EINVAL, "min_mark above low_mark accepted");
+	ISGX_EXPECT(param_write("fault_around", "65") == -EINVAL, "fault_around=65 accepted");
+	ISGX_EXPECT(param_write("max_pages_per_process", "100000") == -EINVAL,
+		    "max_pages_per_process above the EPC accepted");
+	ISGX_EXPECT(param_write("max_pages_per_process", "-1") == -EINVAL,
+		    "max_pages_per_process=-1 accepted");
 	ISGX_EXPECT(param_write("batch", "32") == 0, "batch=32 refused");
 	snprintf(buf, sizeof(buf), "%d", EPC_PAGES / 2);
 	ISGX_EXPECT(param_write("high_mark", buf) == 0, "high_mark=%s refused", buf);
@@ -402,6 +431,120 @@ ISGX_TEST(watermarks_act_when_changed_live, 600)
 	ISGX_EXPECT(free_now >= 200, "free pages %ld, want >= 200 after raising the marks",
 		    free_now);
 	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after the marks moved");
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/* A process at max_pages_per_process evicts its own pages, and loses nothing. */
+ISGX_TEST(per_process_limit_holds, 600)
+{
+	int fd = sgx_test_start(PARAMS);
+	long most = 0, now;
+	struct rw_enclave r;
+
+	ISGX_ASSERT(param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
+	build_rw(&r, fd, EPC_PAGES / 2);
+	most = proc_pages(getpid());
+	ISGX_ASSERT(most >= 0, "no line for this process in debugfs procs");
+	for (uint64_t gen = 1; gen <= 2; gen++) {
+		for (unsigned int i = 0; i < r.nr_data; i++) {
+			uint64_t *p = data_page(&r, i);
+
+			for (unsigned int w = 0; w < WORDS; w++)
+				p[w] = pattern(i, w, gen);
+			now = proc_pages(getpid());
+			most = now > most ? now : most;
+		}
+		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
+			    (unsigned long long)gen);
+	}
+	isgx_note("at most %ld pages resident with a limit of 64; %ld EPC pages free", most,
+		  sgx_epc_free());
+	ISGX_EXPECT(most <= 64, "the process held %ld pages, limit 64", most);
+	/* The rest of the EPC stayed free: the limit, not a shortage, evicted. */
+	ISGX_EXPECT(sgx_epc_free() > EPC_PAGES / 3, "only %ld EPC pages free", sgx_epc_free());
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/*
+ * A small working set keeps its pages while a large one of another
+ * process churns through the EPC: the default policy evicts from
+ * processes above their fair share first.  The baselines do not promise
+ * it (fifo16 takes the oldest page of anybody), so they skip.
+ */
+ISGX_TEST(small_process_keeps_its_share, 900)
+{
+	int fd, ready[2], go[2], status;
+	struct rw_enclave big;
+	long small_pages, small_after;
+	char c = 0;
+	pid_t pid;
+
+	if (!policy_is("default"))
+		isgx_skip("fair shares are the default policy's");
+	fd = sgx_test_start(PARAMS);
+	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
+	pid = fork();
+	ISGX_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		struct rw_enclave small;
+
+		build_rw(&small, fd, EPC_PAGES / 8);
+		write_all(&small, 3);
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		_exit(verify_all(&small, 3) ? 1 : 0);
+	}
+	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not get ready");
+	small_pages = proc_pages(pid);
+	build_rw(&big, fd, 2 * EPC_PAGES);
+	for (uint64_t gen = 1; gen <= 2; gen++)
+		write_all(&big, gen);
+	small_after = proc_pages(pid);
+	isgx_note("small process: %ld pages before, %ld after the big one ran 2 rounds over 2x EPC",
+		  small_pages, small_after);
+	ISGX_EXPECT(small_pages >= EPC_PAGES / 8, "small process had %ld pages", small_pages);
+	ISGX_EXPECT(small_after >= small_pages * 9 / 10, "small process kept %ld of %ld pages",
+		    small_after, small_pages);
+	ISGX_EXPECT(verify_all(&big, 2) == 0, "big enclave contents");
+	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy");
+	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
+	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	sgx_expect_epc_all_free("after the child exited", 2000);
+	sgx_test_finish(fd);
+}
+
+/*
+ * A sequential pass over evicted pages loads neighbours with each fault
+ * (default policy); the baselines load one page per fault.
+ */
+ISGX_TEST(fault_around_on_sequential_faults, 600)
+{
+	int fd = sgx_test_start(PARAMS);
+	long faults, around;
+	struct rw_enclave r;
+
+	build_rw(&r, fd, 2 * EPC_PAGES);
+	write_all(&r, 1);
+	faults = debugfs_counter("nr_faults");
+	around = debugfs_counter("nr_fault_around");
+	ISGX_EXPECT(verify_all(&r, 1) == 0, "contents after a sequential pass");
+	faults = debugfs_counter("nr_faults") - faults;
+	around = debugfs_counter("nr_fault_around") - around;
+	isgx_note("sequential pass over %u pages: %ld faults, %ld pages loaded around them",
+		  r.nr_data, faults, around);
+	if (policy_is("default")) {
+		ISGX_EXPECT(around > 0, "no page was loaded around a fault");
+		ISGX_EXPECT(faults < r.nr_data * 3 / 4, "%ld faults for %u pages", faults,
+			    r.nr_data);
+	} else {
+		ISGX_EXPECT(around == 0, "baseline %s loaded %ld pages around faults",
+			    isgx_option("policy"), around);
+	}
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
 	sgx_test_finish(fd);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* isgx: what each process holds in the EPC, its limit, and fair shares. */
+#ifndef _ISGX_PROC_H
+#define _ISGX_PROC_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct mm_struct;
+
+/**
+ * struct isgx_proc - the EPC account of one process (one mm)
+ * @link:	in the list of all accounts, in round-robin order;
+ *		isgx_procs_lock
+ * @refcount:	one per enclave of the process
+ * @mm:		the key; the enclaves holding the account mmgrab() it
+ * @tgid:	the process, for debugfs
+ * @nr_pages:	resident REG and TCS pages of its enclaves
+ */
+struct isgx_proc {
+	struct list_head link;
+	struct kref refcount;
+	struct mm_struct *mm;
+	pid_t tgid;
+	atomic_long_t nr_pages;
+};
+
+struct isgx_proc *isgx_proc_get(struct mm_struct *mm);
+void isgx_proc_put(struct isgx_proc *proc);
+unsigned long isgx_proc_fair_share(void);
+struct isgx_proc *isgx_proc_next(void);
+void isgx_proc_debugfs_init(struct dentry *dir);
+
+static inline void isgx_proc_charge(struct isgx_proc *proc, long nr)
+{
+	atomic_long_add(nr, &proc->nr_pages);
+}
+
+static inline unsigned long isgx_proc_nr_pages(struct isgx_proc *proc)
+{
+	return atomic_long_read(&proc->nr_pages);
+}
+
+unsigned long isgx_proc_room(struct isgx_proc *proc);
+
+/* Does @proc hold as many pages as max_pages_per_process allows? */
+static inline bool isgx_proc_over_limit(struct isgx_proc *proc)
+{
+	return !isgx_proc_room(proc);
+}
+
+#endif /* _ISGX_PROC_H */
