@@ -82,7 +82,7 @@ static void isgx_encl_release(struct kref *ref)
 	 * tell the model before EREMOVE, which refuses pages of an enclave
 	 * with a thread inside (SGX_ENCLAVE_ACT).
 	 */
-	if (encl->secs && !isgx_encls_hw)
+	if (encl->secs && (encl->flags & ISGX_ENCL_INITIALIZED) && !isgx_encls_hw)
 		isgx_emu_encl_del_mm(encl->secs->va, encl->mm);
 
 	/*
@@ -99,8 +99,10 @@ static void isgx_encl_release(struct kref *ref)
 		kfree(page);
 	}
 	xa_destroy(&encl->pages);
+	/* An evicted SECS needs no EREMOVE: only its version goes. */
 	if (encl->secs)
 		isgx_epc_free(encl->secs);
+	isgx_va_slot_put(&encl->secs_slot);
 	if (encl->backing)
 		fput(encl->backing);
 	isgx_proc_put(encl->proc);
@@ -117,7 +119,7 @@ static void isgx_encl_release(struct kref *ref)
  */
 int isgx_encl_backing_create(struct isgx_encl *encl)
 {
-	loff_t size = encl->size + (encl->size >> PAGE_SHIFT) * sizeof(struct isgx_pcmd);
+	loff_t size = (loff_t)(isgx_encl_secs_backing_index(encl) + 2) << PAGE_SHIFT;
 	struct file *backing = shmem_file_setup("isgx-backing", size, VM_NORESERVE);
 
 	if (IS_ERR(backing))
@@ -335,6 +337,12 @@ static bool isgx_encl_usable(struct isgx_encl *encl)
 	       !(encl->flags & ISGX_ENCL_DEAD) && !isgx_encl_power_lost(encl);
 }
 
+/* An EPC page for a fault (that may be retried) or a debugger access. */
+static struct isgx_epc_page *isgx_encl_epc_alloc(void *owner, bool may_retry)
+{
+	return may_retry ? isgx_epc_alloc_or_wait(owner) : isgx_epc_alloc(owner);
+}
+
 /*
  * Bring @page back.  The EPC page is allocated, and the backing read,
  * with encl->lock dropped: allocating may reclaim, the reclaimer takes
@@ -352,16 +360,26 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 					struct vm_fault *vmf)
 {
 	bool may_retry = vmf && (vmf->flags & FAULT_FLAG_ALLOW_RETRY);
-	struct isgx_epc_page *epc;
+	bool need_secs = !encl->secs;
+	struct isgx_epc_page *epc, *secs = NULL;
 	struct isgx_backing b;
-	int ret;
+	vm_fault_t ret;
+	int err;
 
 	mutex_unlock(&encl->lock);
-	ret = isgx_pager_make_room(encl);
-	if (ret)
-		epc = ERR_PTR(ret);
+	err = isgx_pager_make_room(encl);
+	if (err)
+		epc = ERR_PTR(err);
 	else
-		epc = may_retry ? isgx_epc_alloc_or_wait(page) : isgx_epc_alloc(page);
+		epc = isgx_encl_epc_alloc(page, may_retry);
+	if (!IS_ERR(epc) && need_secs) {
+		secs = isgx_encl_epc_alloc(encl, may_retry);
+		if (IS_ERR(secs)) {
+			isgx_epc_release_evicted(epc);
+			epc = secs;
+			secs = NULL;
+		}
+	}
 	if (IS_ERR(epc) && may_retry) {
 		if (!(vmf->flags & FAULT_FLAG_RETRY_NOWAIT)) {
 			mmap_read_unlock(vmf->vma->vm_mm);
@@ -376,20 +394,35 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 	}
 	mutex_lock(&encl->lock);
 	/* Not VM_FAULT_OOM: the kernel's OOM killer cannot free EPC. */
-	if (IS_ERR(epc))
-		return VM_FAULT_SIGBUS;
+	if (IS_ERR(epc)) {
+		ret = VM_FAULT_SIGBUS;
+		goto out_secs;
+	}
+	/* Loaded by another thread meanwhile, or the enclave is gone. */
 	if (page->epc_page || !isgx_encl_usable(encl)) {
-		isgx_backing_put(&b, false);
-		isgx_epc_release_evicted(epc);
-		return page->epc_page ? 0 : VM_FAULT_SIGBUS;
+		ret = page->epc_page ? 0 : VM_FAULT_SIGBUS;
+		goto out_epc;
 	}
-	ret = isgx_pager_load(encl, page, epc, &b);
+	/* The SECS first.  Evicted meanwhile, with no page for it: again. */
+	if (!encl->secs) {
+		ret = secs ? VM_FAULT_SIGBUS : 0;
+		if (!secs || isgx_pager_load_secs(encl, secs))
+			goto out_epc;
+		secs = NULL;
+	}
+	ret = isgx_pager_load(encl, page, epc, &b) ? VM_FAULT_SIGBUS : 0;
 	isgx_backing_put(&b, false);
-	if (ret) {
+	if (ret)
 		isgx_epc_free(epc);
-		return VM_FAULT_SIGBUS;
-	}
-	return 0;
+	goto out_secs;
+
+out_epc:
+	isgx_backing_put(&b, false);
+	isgx_epc_release_evicted(epc);
+out_secs:
+	if (secs)
+		isgx_epc_release_evicted(secs);
+	return ret;
 }
 
 static bool isgx_encl_page_is_reg(struct isgx_encl_page *page)
@@ -480,7 +513,7 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 		bool loaded = false;
 
 		if (!page->epc_page && !(page->flags & ISGX_PAGE_RECLAIMING) &&
-		    isgx_encl_usable(encl))
+		    encl->secs && isgx_encl_usable(encl))
 			loaded = !isgx_pager_load(encl, page, a[i].epc, &a[i].backing);
 		isgx_backing_put(&a[i].backing, false);
 		if (!loaded) {

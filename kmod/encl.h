@@ -10,8 +10,10 @@
 #include <linux/list.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
+#include <linux/pfn.h>
 #include <linux/xarray.h>
 
+#include "arch.h"
 #include "epc.h"
 #include "proc.h"
 #include "va.h"
@@ -59,9 +61,15 @@ struct isgx_encl_page {
  * @proc:	the EPC account of that process; fixed
  * @last_fault:	page index of the last fault that loaded a page, to see
  *		sequential faults for fault-around; encl->lock
- * @secs:	EPC page of the SECS; fixed after create
+ * @secs:	EPC page of the SECS, NULL while it is evicted (only an
+ *		initialised enclave with no resident page loses it);
+ *		encl->lock
+ * @secs_slot:	the VA slot of the evicted SECS; encl->lock
+ * @nr_resident: its REG and TCS pages in the EPC; encl->lock
  * @backing:	shmem file: evicted pages at their ELRANGE offset, then
- *		their PCMDs, 128 bytes each; fixed after create
+ *		their PCMDs, 128 bytes each, then the SECS and its PCMD a
+ *		page each (isgx_encl_secs_backing_index()); fixed after
+ *		create
  * @pages:	isgx_encl_page by page index in ELRANGE; encl->lock
  * @nr_pages:	entries in @pages; encl->lock
  * @list:	entry in the list of all enclaves; isgx_encl_list_lock
@@ -78,6 +86,8 @@ struct isgx_encl {
 	struct isgx_proc *proc;
 	unsigned long last_fault;
 	struct isgx_epc_page *secs;
+	struct isgx_va_slot secs_slot;
+	unsigned long nr_resident;
 	struct file *backing;
 	struct xarray pages;
 	unsigned long nr_pages;
@@ -85,6 +95,12 @@ struct isgx_encl {
 };
 
 extern const struct vm_operations_struct isgx_vm_ops;
+
+/* Backing page index of the evicted SECS; its PCMD is in the next page. */
+static inline pgoff_t isgx_encl_secs_backing_index(struct isgx_encl *encl)
+{
+	return PFN_UP(encl->size + (encl->size >> PAGE_SHIFT) * sizeof(struct isgx_pcmd));
+}
 
 struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm);
 void isgx_encl_put(struct isgx_encl *encl);

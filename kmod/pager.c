@@ -325,13 +325,14 @@ static void isgx_pager_add(struct isgx_epc_page *epc, bool active)
  * isgx_pager_track() - put a newly resident enclave page on the inactive list
  * @epc:	its EPC page, owner set to the isgx_encl_page
  *
- * Context: any; takes isgx_pager.lock.
+ * Context: encl->lock held; takes isgx_pager.lock.
  */
 void isgx_pager_track(struct isgx_epc_page *epc)
 {
 	struct isgx_encl_page *page = epc->owner;
 
 	isgx_proc_charge(page->encl->proc, 1);
+	page->encl->nr_resident++;
 	epc->flags &= ~ISGX_EPC_REFERENCED;
 	isgx_pager_add(epc, false);
 }
@@ -343,13 +344,15 @@ void isgx_pager_track(struct isgx_epc_page *epc)
  * A page isolated by a reclaim pass is on no list; the pass holds a
  * reference to the enclave, so the page cannot be freed under it.
  *
- * Context: any; takes isgx_pager.lock.
+ * Context: encl->lock held, or the enclave is being released; takes
+ * isgx_pager.lock.
  */
 void isgx_pager_untrack(struct isgx_epc_page *epc)
 {
 	struct isgx_encl_page *page = epc->owner;
 
 	isgx_proc_charge(page->encl->proc, -1);
+	page->encl->nr_resident--;
 	spin_lock(&isgx_pager.lock);
 	if (!list_empty(&epc->list))
 		__isgx_pager_del(epc);
@@ -783,6 +786,113 @@ static bool isgx_victim_write(struct isgx_victim *v)
 	return true;
 }
 
+/* The backing pages of an evicted SECS: see isgx_encl_secs_backing_index(). */
+static int isgx_secs_backing_get(struct isgx_encl *encl, struct isgx_backing *b)
+{
+	struct address_space *mapping = encl->backing->f_mapping;
+	pgoff_t index = isgx_encl_secs_backing_index(encl);
+
+	b->contents = shmem_read_mapping_page_gfp(mapping, index, mapping_gfp_mask(mapping));
+	if (IS_ERR(b->contents))
+		return PTR_ERR(b->contents);
+	b->pcmd = shmem_read_mapping_page_gfp(mapping, index + 1, mapping_gfp_mask(mapping));
+	if (IS_ERR(b->pcmd)) {
+		put_page(b->contents);
+		return PTR_ERR(b->pcmd);
+	}
+	b->pcmd_offset = 0;
+	return 0;
+}
+
+/*
+ * The last resident page of an initialised enclave is gone: evict its
+ * SECS too (EWB needs neither EBLOCK nor tracking for a SECS, only no
+ * child in the EPC).  Its threads cannot be inside it any more, so the
+ * model forgets its mm until the SECS is back.  Failures leave it
+ * resident.  encl->lock held.
+ */
+static void isgx_encl_secs_evict(struct isgx_encl *encl)
+{
+	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
+	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
+	struct isgx_va_slot slot = {};
+	struct isgx_backing b;
+	int ret;
+
+	if (encl->nr_resident || !encl->secs || (encl->flags & ISGX_ENCL_DEAD) ||
+	    !(encl->flags & ISGX_ENCL_INITIALIZED) || isgx_encl_power_lost(encl))
+		return;
+	if (isgx_va_slot_get(&slot))
+		return;
+	if (isgx_secs_backing_get(encl, &b)) {
+		isgx_va_slot_put(&slot);
+		return;
+	}
+	if (!isgx_encls_hw)
+		isgx_emu_encl_del_mm(encl->secs->va, encl->mm);
+	pginfo.contents = (unsigned long)page_address(b.contents);
+	pginfo.metadata = (unsigned long)&pcmd;
+	ret = __ewb(&pginfo, encl->secs->va, isgx_va_slot_addr(&slot));
+	trace_ewb(encl->base, ret, 0);
+	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
+		WARN_ONCE(isgx_encls_gp(ret), "EWB of a SECS faulted: %#x\n", ret);
+		isgx_stat_inc(nr_ewb_failed);
+		if (!isgx_encls_hw)
+			isgx_emu_encl_add_mm(encl->secs->va, encl->mm);
+		isgx_backing_put(&b, false);
+		isgx_va_slot_put(&slot);
+		return;
+	}
+	memcpy(page_address(b.pcmd), &pcmd, sizeof(pcmd));
+	isgx_backing_put(&b, true);
+	isgx_epc_release_evicted(encl->secs);
+	encl->secs = NULL;
+	encl->secs_slot = slot;
+	isgx_stat_inc(nr_secs_evicted);
+}
+
+/**
+ * isgx_pager_load_secs() - bring an evicted SECS back before a child
+ * @encl:	the enclave, its SECS evicted
+ * @epc:	a free EPC page for it
+ *
+ * Reads the backing under encl->lock: it happens once per enclave that
+ * was wholly evicted.
+ *
+ * Context: encl->lock held.
+ * Return: 0, -ENOMEM (backing), -EIO (ELDU faulted) or -EBADMSG (ELDU
+ * refused the sealed copy).
+ */
+int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc)
+{
+	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
+	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN);
+	struct isgx_backing b;
+	int ret;
+
+	ret = isgx_secs_backing_get(encl, &b);
+	if (ret)
+		return ret;
+	memcpy(&pcmd, page_address(b.pcmd), sizeof(pcmd));
+	pginfo.contents = (unsigned long)page_address(b.contents);
+	pginfo.metadata = (unsigned long)&pcmd;
+	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&encl->secs_slot));
+	isgx_backing_put(&b, false);
+	trace_eldu(encl->base, ret);
+	if (ret) {
+		isgx_stat_inc(nr_eldu_failed);
+		return encls_faulted(ret) ? -EIO : -EBADMSG;
+	}
+	isgx_va_slot_put(&encl->secs_slot);
+	epc->owner = encl;
+	encl->secs = epc;
+	isgx_stat_inc(nr_secs_loaded);
+	/* Without it the model would see nobody inside: then EWB is lax. */
+	if (!isgx_encls_hw && isgx_emu_encl_add_mm(encl->secs->va, encl->mm))
+		pr_warn_ratelimited("enclave at %#lx: its threads are not tracked\n", encl->base);
+	return 0;
+}
+
 /**
  * struct isgx_pick - which pages a reclaim pass may take
  * @proc:	only pages of this process (NULL: any)
@@ -1027,11 +1137,13 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 		for (i = first; i < last; i++) {
 			if (v[i].blocked && isgx_victim_write(&v[i])) {
 				isgx_proc_charge(encl->proc, -1);
+				encl->nr_resident--;
 				isgx_epc_release_evicted(v[i].epc);
 				nr_evicted++;
 				v[i].epc = NULL;
 			}
 		}
+		isgx_encl_secs_evict(encl);
 		mutex_unlock(&encl->lock);
 	}
 

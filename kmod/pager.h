@@ -34,6 +34,7 @@ void isgx_pager_track(struct isgx_epc_page *epc);
 void isgx_pager_untrack(struct isgx_epc_page *epc);
 int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 		    struct isgx_epc_page *epc, struct isgx_backing *b);
+int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc);
 struct isgx_epc_page *isgx_epc_alloc_around(void *owner);
 unsigned int isgx_pager_fault_around(void);
 unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force);

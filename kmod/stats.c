@@ -112,6 +112,10 @@ static const struct {
 	{ "nr_alloc_stalls", &isgx_stats.nr_alloc_stalls },
 	/* Evicted neighbours loaded with a sequential fault's page. */
 	{ "nr_fault_around", &isgx_stats.nr_fault_around },
+	/* SECS pages evicted after the last page of their enclave. */
+	{ "nr_secs_evicted", &isgx_stats.nr_secs_evicted },
+	/* Evicted SECS pages loaded again for a fault or a debugger. */
+	{ "nr_secs_loaded", &isgx_stats.nr_secs_loaded },
 };
 
 /**

@@ -27,6 +27,8 @@ struct isgx_stats {
 	atomic64_t nr_second_chance;
 	atomic64_t nr_alloc_stalls;
 	atomic64_t nr_fault_around;
+	atomic64_t nr_secs_evicted;
+	atomic64_t nr_secs_loaded;
 	atomic64_t fault_hist[ISGX_HIST_BUCKETS];
 };
 

@@ -383,6 +383,18 @@ out:
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_encl_add_mm, ISGX);
 
+static void isgx_emu_encl_free(struct isgx_emu_encl *encl)
+{
+	struct isgx_emu_mm *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &encl->mms, link) {
+		mmdrop(m->mm);
+		kfree(m);
+	}
+	kfree(encl->test_mask);
+	kfree(encl);
+}
+
 /**
  * isgx_emu_encl_del_mm() - @mm no longer maps the enclave of @secs
  * @secs:	the enclave's SECS (resident)
@@ -408,26 +420,24 @@ void isgx_emu_encl_del_mm(void *secs, struct mm_struct *mm)
 				break;
 			}
 		}
+		/*
+		 * Nothing left to know: the driver may evict the SECS and never
+		 * load it again, so the object must not wait for its EREMOVE.
+		 */
+		if (list_empty(&encl->mms) && !encl->test_mask)
+			hash_del(&encl->node);
+		else
+			encl = NULL;
 	}
 	spin_unlock(&isgx_emu.track_lock);
 	if (found) {
 		mmdrop(found->mm);
 		kfree(found);
 	}
+	if (encl)
+		isgx_emu_encl_free(encl);
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_encl_del_mm, ISGX);
-
-static void isgx_emu_encl_free(struct isgx_emu_encl *encl)
-{
-	struct isgx_emu_mm *m, *tmp;
-
-	list_for_each_entry_safe(m, tmp, &encl->mms, link) {
-		mmdrop(m->mm);
-		kfree(m);
-	}
-	kfree(encl->test_mask);
-	kfree(encl);
-}
 
 /**
  * isgx_emu_mm_forget() - remove @mm from every enclave

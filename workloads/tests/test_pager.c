@@ -7,7 +7,7 @@
  * tracepoints.
  *
  *	test_pager --ko=PATH/isgx.ko --key=PATH/signing_key.pem [--seconds=N]
- *		   [--policy=default|fifo16|seed]
+ *		   [--policy=default|fifo16|seed] [--params="NAME=VALUE ..."]
  *
  * The module is loaded with a small EPC (EPC_PAGES) so that a few hundred
  * pages oversubscribe it.  Expected contents are computed here from the
@@ -35,11 +35,12 @@
 /* Module parameters: a small EPC and the policy under test. */
 static const char *params(void)
 {
-	static char buf[96];
+	static char buf[256];
 	const char *policy = isgx_option("policy");
+	const char *extra = isgx_option("params");
 
-	snprintf(buf, sizeof(buf), "epc_pages=%d policy=%s", EPC_PAGES,
-		 policy ? policy : "default");
+	snprintf(buf, sizeof(buf), "epc_pages=%d policy=%s %s", EPC_PAGES,
+		 policy ? policy : "default", extra ? extra : "");
 	return buf;
 }
 
@@ -228,6 +229,42 @@ ISGX_TEST(evict_and_refault_byte_exact, 600)
 	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/*
+ * An enclave whose every page was evicted loses its SECS too; touching it
+ * again loads the SECS, then the page, byte-exact.
+ */
+ISGX_TEST(secs_evicted_and_reloaded, 600)
+{
+	int fd = sgx_test_start(PARAMS);
+	struct rw_enclave small, big;
+	long evicted, loaded;
+
+	build_rw(&small, fd, 16);
+	write_all(&small, 1);
+	evicted = debugfs_counter("nr_secs_evicted");
+	build_rw(&big, fd, 2 * EPC_PAGES);
+	for (uint64_t gen = 1; gen <= 2; gen++)
+		write_all(&big, gen);
+	evicted = debugfs_counter("nr_secs_evicted") - evicted;
+	loaded = debugfs_counter("nr_secs_loaded");
+	ISGX_EXPECT(evicted >= 1, "no SECS was evicted (%ld of the small enclave's pages resident)",
+		    proc_pages(getpid()));
+	ISGX_EXPECT(verify_all(&small, 1) == 0, "small enclave contents after its SECS came back");
+	loaded = debugfs_counter("nr_secs_loaded") - loaded;
+	isgx_note("%ld SECS evicted, %ld loaded again", evicted, loaded);
+	ISGX_EXPECT(loaded >= 1, "no SECS was loaded again");
+	write_all(&small, 2);
+	ISGX_EXPECT(verify_all(&small, 2) == 0, "small enclave contents, written again");
+	ISGX_EXPECT(verify_all(&big, 2) == 0, "big enclave contents");
+	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy big");
+	ISGX_EXPECT(isgx_enclave_destroy(&small.e) == 0, "destroy small");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    debugfs_counter("nr_va_pages"));
 	sgx_test_finish(fd);
 }
 
