@@ -405,14 +405,17 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 	}
 	/* The SECS first.  Evicted meanwhile, with no page for it: again. */
 	if (!encl->secs) {
-		ret = secs ? VM_FAULT_SIGBUS : 0;
-		if (!secs || isgx_pager_load_secs(encl, secs))
+		err = secs ? isgx_pager_load_secs(encl, secs) : -EAGAIN;
+		ret = err == -EAGAIN ? 0 : VM_FAULT_SIGBUS;
+		if (err)
 			goto out_epc;
 		secs = NULL;
 	}
-	ret = isgx_pager_load(encl, page, epc, &b) ? VM_FAULT_SIGBUS : 0;
+	/* -EAGAIN: its VA page is evicted and no page was spare: again. */
+	err = isgx_pager_load(encl, page, epc, &b);
 	isgx_backing_put(&b, false);
-	if (ret)
+	ret = err == -EAGAIN ? 0 : err ? VM_FAULT_SIGBUS : 0;
+	if (err)
 		isgx_epc_free(epc);
 	goto out_secs;
 

@@ -546,8 +546,10 @@ void isgx_backing_put(struct isgx_backing *b, bool dirty)
  *		them)
  *
  * Context: encl->lock held.
- * Return: 0 (the page is resident and on the LRU), -EIO when ELDU
- * faults, or -EBADMSG when ELDU refuses the sealed copy.
+ * Return: 0 (the page is resident and on the LRU), -EAGAIN when its VA
+ * page is evicted and no page was spare to load it (retry after an
+ * allocation), -EIO when ELDU faults, or -EBADMSG when ELDU refuses the
+ * sealed copy.
  */
 int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 		    struct isgx_epc_page *epc, struct isgx_backing *b)
@@ -561,7 +563,11 @@ int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 	pginfo.contents = (unsigned long)page_address(b->contents);
 	pginfo.metadata = (unsigned long)&pcmd;
 	pginfo.secs = (unsigned long)encl->secs->va;
+	ret = isgx_va_slot_pin(&page->va_slot);
+	if (ret)
+		return ret;
 	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&page->va_slot));
+	isgx_va_slot_unpin(&page->va_slot);
 	trace_eldu(page->addr, ret);
 	if (ret) {
 		isgx_stat_inc(nr_eldu_failed);
@@ -778,6 +784,7 @@ static bool isgx_victim_write(struct isgx_victim *v)
 	}
 	memcpy(page_address(b->pcmd) + b->pcmd_offset, &pcmd, sizeof(pcmd));
 	isgx_backing_put(b, true);
+	isgx_va_slot_unpin(&v->slot);
 	v->page->va_slot = v->slot;
 	v->slot.page = NULL;
 	v->page->epc_page = NULL;
@@ -845,6 +852,7 @@ static void isgx_encl_secs_evict(struct isgx_encl *encl)
 	}
 	memcpy(page_address(b.pcmd), &pcmd, sizeof(pcmd));
 	isgx_backing_put(&b, true);
+	isgx_va_slot_unpin(&slot);
 	isgx_epc_release_evicted(encl->secs);
 	encl->secs = NULL;
 	encl->secs_slot = slot;
@@ -860,8 +868,8 @@ static void isgx_encl_secs_evict(struct isgx_encl *encl)
  * was wholly evicted.
  *
  * Context: encl->lock held.
- * Return: 0, -ENOMEM (backing), -EIO (ELDU faulted) or -EBADMSG (ELDU
- * refused the sealed copy).
+ * Return: 0, -EAGAIN (as isgx_pager_load()), -ENOMEM (backing), -EIO
+ * (ELDU faulted) or -EBADMSG (ELDU refused the sealed copy).
  */
 int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc)
 {
@@ -876,7 +884,13 @@ int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc)
 	memcpy(&pcmd, page_address(b.pcmd), sizeof(pcmd));
 	pginfo.contents = (unsigned long)page_address(b.contents);
 	pginfo.metadata = (unsigned long)&pcmd;
+	ret = isgx_va_slot_pin(&encl->secs_slot);
+	if (ret) {
+		isgx_backing_put(&b, false);
+		return ret;
+	}
 	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&encl->secs_slot));
+	isgx_va_slot_unpin(&encl->secs_slot);
 	isgx_backing_put(&b, false);
 	trace_eldu(encl->base, ret);
 	if (ret) {
@@ -1222,6 +1236,7 @@ static int isgx_swapd(void *unused)
 				break;	/* nothing evictable now */
 			cond_resched();
 		}
+		isgx_va_reclaim();
 		trace_swapd_sleep(isgx_epc_nr_free());
 	}
 	return 0;

@@ -116,6 +116,10 @@ static const struct {
 	{ "nr_secs_evicted", &isgx_stats.nr_secs_evicted },
 	/* Evicted SECS pages loaded again for a fault or a debugger. */
 	{ "nr_secs_loaded", &isgx_stats.nr_secs_loaded },
+	/* Full VA pages evicted (more than va_max_pages were resident). */
+	{ "nr_va_evicted", &isgx_stats.nr_va_evicted },
+	/* Evicted VA pages loaded again for an ELDU. */
+	{ "nr_va_loaded", &isgx_stats.nr_va_loaded },
 };
 
 /**

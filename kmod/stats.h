@@ -29,6 +29,8 @@ struct isgx_stats {
 	atomic64_t nr_fault_around;
 	atomic64_t nr_secs_evicted;
 	atomic64_t nr_secs_loaded;
+	atomic64_t nr_va_evicted;
+	atomic64_t nr_va_loaded;
 	atomic64_t fault_hist[ISGX_HIST_BUCKETS];
 };
 

@@ -12,27 +12,54 @@
  *
  * Pages with free slots are kept at the head of the list so that a slot
  * is found in O(1) and full pages are never scanned.
+ *
+ * When more than va_max_pages VA pages are resident, kisgxswapd evicts
+ * full ones (isgx_va_reclaim()): EWB seals a VA page like any other, its
+ * own version going into a slot of another VA page, and its contents
+ * into a shmem file of the pool.  A full page only loses slots (its pages
+ * come back), so it is a cold one.  ELDU of a page whose version is in an
+ * evicted VA page loads that VA page first (isgx_va_slot_pin()), from the
+ * pages the allocator keeps in reserve for the pool.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/highmem.h>
+#include <linux/idr.h>
 #include <linux/list.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 
 #include "encls.h"
 #include "epc.h"
 #include "pager.h"
+#include "stats.h"
+#include "trace.h"
 #include "va.h"
+
+static unsigned int va_max_pages;
+module_param(va_max_pages, uint, 0644);
+MODULE_PARM_DESC(va_max_pages, "VA pages kept in the EPC before full ones are evicted (0: EPC/16, at least 4)");
 
 /**
  * struct isgx_va_page - a VA page of the pool
  * @epc_page:	the EPC page holding the 512 slots
  * @used:	slots in use; isgx_va_lock
  * @nr_used:	bits set in @used; isgx_va_lock
- * @list:	isgx_va_list entry; isgx_va_lock
+ * @list:	isgx_va_list entry while resident, else isgx_va_evicted;
+ *		isgx_va_lock
  * @power_gen:	isgx_emu_power_gen() at EPA; a page from before a power loss
  *		is gone from the EPC and hands out no more slots
+ * @nr_pinned:	ELDUs in flight with a slot of it; isgx_va_lock
+ * @busy:	being evicted or loaded; isgx_va_lock (waited on with
+ *		wait_var_event())
+ * @id:		its place in the pool's backing file while evicted, else -1
+ * @own:	the slot holding its version while evicted
+ *
+ * @epc_page is NULL while the page is evicted; isgx_va_lock.
  */
 struct isgx_va_page {
 	struct isgx_epc_page *epc_page;
@@ -40,6 +67,10 @@ struct isgx_va_page {
 	unsigned int nr_used;
 	struct list_head list;
 	u64 power_gen;
+	unsigned int nr_pinned;
+	bool busy;
+	int id;
+	struct isgx_va_slot own;
 };
 
 static u64 isgx_va_power_gen(void)
@@ -47,16 +78,23 @@ static u64 isgx_va_power_gen(void)
 	return isgx_encls_hw ? 0 : isgx_emu_power_gen();
 }
 
-/* Can @va give a slot: not full, and not lost in a power loss. */
+/* Can @va give a slot: resident, not full, not lost in a power loss. */
 static bool isgx_va_page_usable(struct isgx_va_page *va)
 {
-	return va->nr_used < SGX_VA_SLOT_COUNT && va->power_gen == isgx_va_power_gen();
+	return va->epc_page && !va->busy && va->nr_used < SGX_VA_SLOT_COUNT &&
+	       va->power_gen == isgx_va_power_gen();
 }
 
-/* Pages with a free slot first, full ones after them. */
+/* Resident pages with a free slot first, full ones after them. */
 static LIST_HEAD(isgx_va_list);
+static LIST_HEAD(isgx_va_evicted);
 static DEFINE_MUTEX(isgx_va_lock);
-static unsigned long isgx_va_pages;	/* isgx_va_lock */
+static unsigned long isgx_va_pages;	/* all of them; isgx_va_lock */
+static unsigned long isgx_va_resident;	/* isgx_va_lock */
+
+/* The pool's backing file: evicted VA page id at page 2 * id, its PCMD after. */
+static struct file *isgx_va_backing;	/* made once, under isgx_va_lock */
+static DEFINE_IDA(isgx_va_ids);
 
 static struct isgx_va_page *isgx_va_page_new(void)
 {
@@ -83,12 +121,14 @@ static struct isgx_va_page *isgx_va_page_new(void)
 	}
 	va->epc_page = epc;
 	va->power_gen = isgx_va_power_gen();
+	va->id = -1;
 	return va;
 }
 
 /**
  * isgx_va_slot_get() - take a free VA slot, making a VA page if needed
- * @slot:	filled in on success
+ * @slot:	filled in on success, pinned: isgx_va_slot_unpin() once the
+ *		EWB that fills it is done
  *
  * Context: process context, may sleep; takes isgx_va_lock.  Never
  * reclaims EPC.
@@ -111,15 +151,30 @@ int isgx_va_slot_get(struct isgx_va_slot *slot)
 		mutex_lock(&isgx_va_lock);
 		list_add(&va->list, &isgx_va_list);
 		isgx_va_pages++;
+		isgx_va_resident++;
 	}
 	slot->page = va;
 	slot->index = find_first_zero_bit(va->used, SGX_VA_SLOT_COUNT);
+	slot->pinned = true;
 	__set_bit(slot->index, va->used);
 	va->nr_used++;
+	va->nr_pinned++;
 	if (!isgx_va_page_usable(va))
 		list_move_tail(&va->list, &isgx_va_list);
 	mutex_unlock(&isgx_va_lock);
 	return 0;
+}
+
+/* @va is off every list and has no slot in use: let it go. */
+static void isgx_va_page_free(struct isgx_va_page *va)
+{
+	if (va->epc_page)
+		isgx_epc_free(va->epc_page);
+	/* Evicted: its sealed copy is garbage now, only its version goes. */
+	isgx_va_slot_put(&va->own);
+	if (va->id >= 0)
+		ida_free(&isgx_va_ids, va->id);
+	kfree(va);
 }
 
 /**
@@ -139,25 +194,298 @@ void isgx_va_slot_put(struct isgx_va_slot *slot)
 	if (!va)
 		return;
 	mutex_lock(&isgx_va_lock);
+	if (slot->pinned)
+		va->nr_pinned--;
+	slot->pinned = false;
 	__clear_bit(slot->index, va->used);
-	empty = --va->nr_used == 0;
+	/* A busy page is freed by whoever made it busy, when it is done. */
+	empty = --va->nr_used == 0 && !va->busy && !va->nr_pinned;
 	if (empty) {
 		list_del(&va->list);
 		isgx_va_pages--;
+		if (va->epc_page)
+			isgx_va_resident--;
 	} else if (isgx_va_page_usable(va)) {
 		list_move(&va->list, &isgx_va_list);
 	}
 	mutex_unlock(&isgx_va_lock);
 	slot->page = NULL;
-	if (empty) {
-		isgx_epc_free(va->epc_page);
-		kfree(va);
+	if (empty)
+		isgx_va_page_free(va);
+}
+
+/* The backing pages of evicted VA page @id, made on first use. */
+static int isgx_va_backing_get(int id, struct isgx_backing *b)
+{
+	struct address_space *mapping;
+
+	mutex_lock(&isgx_va_lock);
+	if (!isgx_va_backing) {
+		loff_t size = (loff_t)(2 * isgx_epc_nr_total() + 2) << PAGE_SHIFT;
+		struct file *f = shmem_file_setup("isgx-va-backing", size, VM_NORESERVE);
+
+		if (IS_ERR(f)) {
+			mutex_unlock(&isgx_va_lock);
+			return PTR_ERR(f);
+		}
+		isgx_va_backing = f;
+	}
+	mutex_unlock(&isgx_va_lock);
+	mapping = isgx_va_backing->f_mapping;
+	b->contents = shmem_read_mapping_page_gfp(mapping, 2 * id, mapping_gfp_mask(mapping));
+	if (IS_ERR(b->contents))
+		return PTR_ERR(b->contents);
+	b->pcmd = shmem_read_mapping_page_gfp(mapping, 2 * id + 1, mapping_gfp_mask(mapping));
+	if (IS_ERR(b->pcmd)) {
+		put_page(b->contents);
+		return PTR_ERR(b->pcmd);
+	}
+	b->pcmd_offset = 0;
+	return 0;
+}
+
+/* EWB of a full VA page; @va is busy, so nobody else touches it. */
+static int isgx_va_page_evict(struct isgx_va_page *va)
+{
+	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
+	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
+	struct isgx_va_slot own = {};
+	struct isgx_backing b;
+	int id, ret;
+
+	id = ida_alloc_max(&isgx_va_ids, isgx_epc_nr_total(), GFP_KERNEL);
+	if (id < 0)
+		return id;
+	/* Another page's slot: this one is busy, so not usable. */
+	ret = isgx_va_slot_get(&own);
+	if (ret)
+		goto err_id;
+	ret = isgx_va_backing_get(id, &b);
+	if (ret)
+		goto err_slot;
+	pginfo.contents = (unsigned long)page_address(b.contents);
+	pginfo.metadata = (unsigned long)&pcmd;
+	ret = __ewb(&pginfo, va->epc_page->va, isgx_va_slot_addr(&own));
+	trace_ewb(0, ret, 0);
+	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
+		isgx_stat_inc(nr_ewb_failed);
+		isgx_backing_put(&b, false);
+		ret = -EIO;
+		goto err_slot;
+	}
+	memcpy(page_address(b.pcmd), &pcmd, sizeof(pcmd));
+	isgx_backing_put(&b, true);
+	isgx_va_slot_unpin(&own);
+	isgx_epc_release_evicted(va->epc_page);
+	mutex_lock(&isgx_va_lock);
+	va->epc_page = NULL;
+	mutex_unlock(&isgx_va_lock);
+	va->own = own;
+	va->id = id;
+	isgx_stat_inc(nr_va_evicted);
+	return 0;
+
+err_slot:
+	isgx_va_slot_put(&own);
+err_id:
+	ida_free(&isgx_va_ids, id);
+	return ret;
+}
+
+/* ELDU of an evicted VA page; @va is busy, so nobody else touches it. */
+static int isgx_va_page_load(struct isgx_va_page *va)
+{
+	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
+	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN);
+	struct isgx_epc_page *epc;
+	struct isgx_backing b;
+	int ret;
+
+	/* The reserve the allocator keeps for the pool: never reclaim here. */
+	epc = __isgx_epc_alloc(va, 0);
+	if (IS_ERR(epc))
+		return -EAGAIN;
+	ret = isgx_va_backing_get(va->id, &b);
+	if (ret)
+		goto err_epc;
+	/* Its own version may be in an evicted VA page too. */
+	ret = isgx_va_slot_pin(&va->own);
+	if (ret) {
+		isgx_backing_put(&b, false);
+		goto err_epc;
+	}
+	memcpy(&pcmd, page_address(b.pcmd), sizeof(pcmd));
+	pginfo.contents = (unsigned long)page_address(b.contents);
+	pginfo.metadata = (unsigned long)&pcmd;
+	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&va->own));
+	isgx_va_slot_unpin(&va->own);
+	isgx_backing_put(&b, false);
+	trace_eldu(0, ret);
+	if (ret) {
+		isgx_stat_inc(nr_eldu_failed);
+		ret = -EIO;
+		goto err_epc;
+	}
+	mutex_lock(&isgx_va_lock);
+	va->epc_page = epc;
+	mutex_unlock(&isgx_va_lock);
+	isgx_va_slot_put(&va->own);
+	ida_free(&isgx_va_ids, va->id);
+	va->id = -1;
+	isgx_stat_inc(nr_va_loaded);
+	return 0;
+
+err_epc:
+	isgx_epc_release_evicted(epc);
+	return ret;
+}
+
+/*
+ * @va is no longer busy: put it where it belongs, and free it if its last
+ * slot went meanwhile.  isgx_va_lock held; returns true when the caller
+ * must isgx_va_page_free() it after unlocking.
+ */
+static bool isgx_va_page_settle(struct isgx_va_page *va)
+{
+	va->busy = false;
+	if (!va->nr_used && !va->nr_pinned) {
+		list_del(&va->list);
+		isgx_va_pages--;
+		if (va->epc_page)
+			isgx_va_resident--;
+		return true;
+	}
+	if (!va->epc_page)
+		list_move(&va->list, &isgx_va_evicted);
+	else if (isgx_va_page_usable(va))
+		list_move(&va->list, &isgx_va_list);
+	else
+		list_move_tail(&va->list, &isgx_va_list);
+	return false;
+}
+
+static void isgx_va_page_wake(struct isgx_va_page *va, bool free)
+{
+	/* Pairs with the waiter's check after it queued itself. */
+	smp_mb();
+	wake_up_var(va);
+	if (free)
+		isgx_va_page_free(va);
+}
+
+/**
+ * isgx_va_slot_pin() - make the VA page of @slot resident for an ELDU
+ * @slot:	a held slot
+ *
+ * An evicted VA page is loaded first, into a page of the reserve the
+ * allocator keeps for the pool.
+ *
+ * Context: process context, may sleep; never reclaims, so callers may
+ * hold enclave locks.
+ * Return: 0 (then isgx_va_slot_unpin() after the ELDU), -EAGAIN when no
+ * EPC page was spare, -EIO or a shmem error.
+ */
+int isgx_va_slot_pin(struct isgx_va_slot *slot)
+{
+	struct isgx_va_page *va = slot->page;
+	bool free;
+	int ret;
+
+	mutex_lock(&isgx_va_lock);
+	while (va->busy) {
+		mutex_unlock(&isgx_va_lock);
+		wait_var_event(va, !READ_ONCE(va->busy));
+		mutex_lock(&isgx_va_lock);
+	}
+	va->nr_pinned++;
+	slot->pinned = true;
+	if (va->epc_page) {
+		mutex_unlock(&isgx_va_lock);
+		return 0;
+	}
+	va->busy = true;
+	mutex_unlock(&isgx_va_lock);
+	ret = isgx_va_page_load(va);
+	mutex_lock(&isgx_va_lock);
+	if (ret) {
+		va->nr_pinned--;
+		slot->pinned = false;
+	} else {
+		isgx_va_resident++;
+	}
+	free = isgx_va_page_settle(va);
+	mutex_unlock(&isgx_va_lock);
+	isgx_va_page_wake(va, free);
+	return ret;
+}
+
+/**
+ * isgx_va_slot_unpin() - the ELDU that pinned @slot, or the EWB that
+ * filled a new slot, is done
+ * @slot:	a slot from isgx_va_slot_pin() or isgx_va_slot_get()
+ *
+ * Context: process context, may sleep; takes isgx_va_lock.
+ */
+void isgx_va_slot_unpin(struct isgx_va_slot *slot)
+{
+	mutex_lock(&isgx_va_lock);
+	if (slot->pinned)
+		slot->page->nr_pinned--;
+	slot->pinned = false;
+	mutex_unlock(&isgx_va_lock);
+}
+
+/**
+ * isgx_va_reclaim() - evict full VA pages while too many are resident
+ *
+ * Only kisgxswapd calls it, so only one eviction is ever in flight.
+ *
+ * Context: process context, may sleep; no enclave lock held.
+ */
+void isgx_va_reclaim(void)
+{
+	unsigned long max = READ_ONCE(va_max_pages);
+	struct isgx_va_page *va;
+	bool free;
+	int ret;
+
+	if (!max)
+		max = max(4UL, isgx_epc_nr_total() / 16);
+	for (;;) {
+		struct isgx_va_page *found = NULL;
+
+		mutex_lock(&isgx_va_lock);
+		if (isgx_va_resident > max) {
+			list_for_each_entry_reverse(va, &isgx_va_list, list) {
+				if (va->nr_used < SGX_VA_SLOT_COUNT)
+					break;	/* the full ones are at the tail */
+				if (!va->busy && !va->nr_pinned &&
+				    va->power_gen == isgx_va_power_gen()) {
+					found = va;
+					break;
+				}
+			}
+		}
+		if (found)
+			found->busy = true;
+		mutex_unlock(&isgx_va_lock);
+		if (!found)
+			return;
+		ret = isgx_va_page_evict(found);
+		mutex_lock(&isgx_va_lock);
+		if (!ret)
+			isgx_va_resident--;
+		free = isgx_va_page_settle(found);
+		mutex_unlock(&isgx_va_lock);
+		isgx_va_page_wake(found, free);
+		if (ret)
+			return;
 	}
 }
 
 /**
  * isgx_va_slot_addr() - kernel address of a slot, the RDX of EWB/ELDU
- * @slot:	a held slot
+ * @slot:	a held slot in a resident VA page: a new one, or a pinned one
  *
  * Context: any.
  * Return: the address.
@@ -185,5 +513,8 @@ unsigned long isgx_va_nr_pages(void)
  */
 void isgx_va_exit(void)
 {
-	WARN_ONCE(!list_empty(&isgx_va_list), "VA pages left at exit\n");
+	WARN_ONCE(!list_empty(&isgx_va_list) || !list_empty(&isgx_va_evicted),
+		  "VA pages left at exit\n");
+	if (isgx_va_backing)
+		fput(isgx_va_backing);
 }

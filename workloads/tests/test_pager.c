@@ -268,6 +268,38 @@ ISGX_TEST(secs_evicted_and_reloaded, 600)
 	sgx_test_finish(fd);
 }
 
+/*
+ * With va_max_pages=1 kisgxswapd evicts full VA pages; the pages whose
+ * versions they hold come back byte-exact (their VA page first), and the
+ * pool empties when the enclave goes.
+ */
+ISGX_TEST(va_pages_evicted_and_back, 900)
+{
+	int fd = sgx_test_start(PARAMS);
+	long va_evicted, va_loaded;
+	struct rw_enclave r;
+
+	ISGX_ASSERT(param_write("va_max_pages", "1") == 0, "va_max_pages=1");
+	build_rw(&r, fd, 4 * EPC_PAGES);
+	for (uint64_t gen = 1; gen <= 3; gen++) {
+		write_all(&r, gen);
+		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
+			    (unsigned long long)gen);
+	}
+	va_evicted = debugfs_counter("nr_va_evicted");
+	va_loaded = debugfs_counter("nr_va_loaded");
+	isgx_note("%ld VA pages evicted, %ld loaded again; %ld in the pool now", va_evicted,
+		  va_loaded, debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(va_evicted > 0, "no VA page was evicted");
+	ISGX_EXPECT(va_loaded > 0, "no VA page came back");
+	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    debugfs_counter("nr_va_pages"));
+	sgx_test_finish(fd);
+}
+
 struct worker {
 	struct rw_enclave *r;
 	unsigned int first, step;
