@@ -69,21 +69,6 @@
 #define MAX_THREADS	64
 #define MAX_ENCLAVES	64
 
-atomic_ulong trace_seq;
-
-void rec_grow(struct recorder *rc)
-{
-	unsigned long cap = rc->cap ? 2 * rc->cap : 4096;
-	struct rec *r = realloc(rc->r, cap * sizeof(*r));
-
-	if (!r) {
-		fprintf(stderr, "wsgen: out of memory for the page trace\n");
-		exit(1);
-	}
-	rc->r = r;
-	rc->cap = cap;
-}
-
 /* A decimal number from a sysfs or debugfs file, or -1. */
 static long read_long(const char *dir, const char *name)
 {
@@ -250,6 +235,7 @@ int main(int argc, char **argv)
 	unsigned long min, min_bound, kv_errors = 0;
 	long total, hw, lw, loaded0 = 0, evicted0 = 0, loaded, evicted, cap_l, bound_l;
 	unsigned int nr_pages, per, cap, *all;
+	struct recorder **rcs;
 	struct pattern pat = { 0 };
 	struct worker *w;
 	struct run run = { 0 };
@@ -438,22 +424,17 @@ int main(int argc, char **argv)
 	evicted = counter("nr_evicted") - evicted0;
 
 	/* The page touches in ticket order: the trace the pager saw. */
-	nr_seq = atomic_load(&trace_seq);
-	all = malloc(nr_seq * sizeof(*all));
-	if (!all)
+	rcs = malloc(threads * sizeof(*rcs));
+	if (!rcs)
 		goto oom;
-	memset(all, 0xff, nr_seq * sizeof(*all));
 	for (unsigned int t = 0; t < threads; t++) {
-		for (i = 0; i < w[t].rc.n; i++)
-			all[w[t].rc.r[i].seq] = w[t].rc.r[i].page;
+		rcs[t] = &w[t].rc;
 		bad += w[t].bad;
 	}
-	for (i = 0; i < nr_seq; i++) {
-		if (all[i] >= nr_pages) {
-			fprintf(stderr, "wsgen: internal error: trace entry %lu missing\n", i);
-			return 1;
-		}
-	}
+	all = trace_merge(rcs, threads, nr_pages, &nr_seq);
+	free(rcs);
+	if (!all)
+		return 1;
 	/*
 	 * Pages the pager can keep: the EPC less the SECSs, the VA pages and
 	 * the free pages kisgxswapd keeps (between the marks: their middle).

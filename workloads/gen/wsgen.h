@@ -91,7 +91,7 @@ static inline void *ws_page(const struct ws *w, unsigned int g)
 	return isgx_enclave_ptr(&w->e[g % w->nr_encl], ws_offset(g / w->nr_encl));
 }
 
-/* ---- the recorded trace ---- */
+/* ---- trace.c: the recorded trace ---- */
 
 /*
  * Every page touch takes a ticket from one global counter just before it
@@ -113,6 +113,12 @@ struct recorder {
 extern atomic_ulong trace_seq;
 
 void rec_grow(struct recorder *rc);
+/*
+ * Every ticket taken so far (*@n of them) in ticket order, from the @nr
+ * recorders @rc; NULL (and a message) if one is missing or out of memory.
+ */
+unsigned int *trace_merge(struct recorder *const *rc, unsigned int nr, unsigned int nr_pages,
+			  unsigned long *n);
 
 static inline void rec_touch(struct recorder *rc, unsigned int page)
 {
