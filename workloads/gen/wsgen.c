@@ -309,9 +309,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsgen: --ratio must be in (0, 16] and --accesses > 0\n");
 		return 2;
 	}
+	if (run_len && strcmp(pattern, "seq")) {
+		fprintf(stderr, "wsgen: --run is for --pattern=seq only\n");
+		return 2;
+	}
+	if (value_size != 1024 && !run.is_kv) {
+		fprintf(stderr, "wsgen: --value-size is for --pattern=kv only\n");
+		return 2;
+	}
 	if (threads < 1 || threads > MAX_THREADS || enclaves < 1 || enclaves > MAX_ENCLAVES) {
 		fprintf(stderr, "wsgen: --threads and --enclaves must be in 1..%d and 1..%d\n",
 			MAX_THREADS, MAX_ENCLAVES);
+		return 2;
+	}
+	if (accesses < threads) {
+		fprintf(stderr, "wsgen: --accesses must be at least --threads\n");
 		return 2;
 	}
 	if (theta < 0 || (run.is_kv && (value_size < 8 || value_size % 8 ||
@@ -344,7 +356,7 @@ int main(int argc, char **argv)
 	if (run.is_kv) {
 		if (kv_init(&run.kv, &run.ws, ycsb, value_size, theta, seed, err)) {
 			fprintf(stderr, "wsgen: kv: %s\n", err);
-			return 2;
+			return 1;
 		}
 	} else {
 		pat.name = pattern;
