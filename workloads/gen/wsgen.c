@@ -1,33 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wsgen - working-set generator: builds an enclave of a given size
- * relative to the EPC, runs a seeded access pattern over its pages and
- * reports what the pager did, next to Belady's MIN for the same trace.
+ * wsgen - working-set generator: builds one or more enclaves whose pages
+ * add up to a given multiple of the EPC, runs a seeded access stream over
+ * them and reports what the pager did, next to Belady's MIN for the same
+ * page trace.
  *
- *	wsgen --pattern=zipf|loop|uniform|hotcold|scan --ratio=2.0
- *	      --accesses=N [--seed=S] [--theta=0.99] [--key=PEM] [--trace=FILE]
+ *	wsgen --pattern=zipf|loop|uniform|hotcold|scan|seq|kv --ratio=2.0
+ *	      --accesses=N [--seed=S] [--theta=0.99] [--run=P]
+ *	      [--ycsb=a|b|c] [--value-size=B] [--threads=N] [--enclaves=N]
+ *	      [--slow-ns=NS] [--lat-hist=FILE] [--key=PEM] [--trace=FILE]
+ *	      [--tag=K=V,...]
+ *
+ * Patterns (the pages of the working set numbered 0 .. W-1):
+ *	zipf	Zipf(theta) ranks scattered over the pages
+ *	loop	0, 1, ..., W-1, 0, 1, ... (a cyclic scan)
+ *	uniform	uniformly random pages
+ *	hotcold	90 % of the accesses to 10 % of the pages
+ *	scan	75 % to a hot quarter of the EPC, the rest a sequential sweep
+ *	seq	sequential runs of --run pages (default W: each run one whole
+ *		sequential pass), each from a seeded random page
+ *	kv	a key-value store of fixed-size records (--value-size, default
+ *		1024 bytes) in an open-addressing table spread over the pages,
+ *		loaded first, then driven by YCSB workload --ycsb (a: 50 %
+ *		reads / 50 % updates, b: 95/5, c: reads only) with scrambled
+ *		Zipf(theta) keys; --accesses counts requests; reads check each
+ *		record and a bad one is an error (exit 1).  kv-a, kv-b, kv-c
+ *		are short for --pattern=kv --ycsb=a (b, c).
+ * The page patterns read one word of each page touched and check it
+ * against what was added.  The stream runs once to warm up and once
+ * measured.
+ *
+ * --threads=N: N threads share the stream, each its own seeded sub-stream
+ * of accesses/N (thread 0's is the single-thread stream's start).  Every
+ * page touch takes a ticket from a global counter just before it touches
+ * the page; MIN runs on the touches in ticket order: exact for one thread,
+ * an approximation for several (a thread can be delayed between its ticket
+ * and its touch).
+ * --enclaves=N: the working set is split evenly over N enclaves, its pages
+ * dealt round-robin (page g is page g/N of enclave g%N), so every pattern
+ * spreads over all of them; the trace is of (enclave, page) pairs.
+ *
+ * Every access (kv: every request) of the measured pass is timed with
+ * clock_gettime: lat_p50/p90/p99/max over all of them, and lat_slow_*
+ * over those above --slow-ns (default 50000: the ones that faulted);
+ * --lat-hist=FILE writes their log2 histogram, "bucket_ns count" lines.
  *
  * Run as root in the guest with isgx loaded.  One line per measurement:
  *	metric=NAME factors=K=V,... value=NUMBER unit=UNIT
+ * --trace=FILE writes the measured pass's page trace, one page a line
+ * ("enclave page" with several enclaves).
  */
 #define _GNU_SOURCE
-#include "enclave.h"
+#include "wsgen.h"
 #include "sign.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #ifndef ISGX_DEFAULT_KEY
 #define ISGX_DEFAULT_KEY "signing_key.pem"
 #endif
+
+#define MAX_THREADS	64
+#define MAX_ENCLAVES	64
 
 /* A decimal number from a sysfs or debugfs file, or -1. */
 static long read_long(const char *dir, const char *name)
@@ -56,150 +96,114 @@ static long param(const char *name)
 	return read_long("/sys/module/isgx/parameters", name);
 }
 
-/* xorshift64*: small, seeded, reproducible everywhere. */
-static uint64_t rng_state;
-
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
-}
-
-static double rng_unit(void)
-{
-	return (rng() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Zipf(theta) over [0, n) by inverse CDF on a precomputed table. */
-static double *zipf_cdf;
-
-static void zipf_init(unsigned int n, double theta)
-{
-	double acc = 0;
-
-	zipf_cdf = malloc(n * sizeof(*zipf_cdf));
-	for (unsigned int i = 0; i < n; i++) {
-		acc += 1.0 / pow(i + 1, theta);
-		zipf_cdf[i] = acc;
-	}
-	for (unsigned int i = 0; i < n; i++)
-		zipf_cdf[i] /= acc;
-}
-
-static unsigned int zipf_next(unsigned int n)
-{
-	double u = rng_unit();
-	unsigned int lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-
-		if (zipf_cdf[mid] < u)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Belady's MIN: on a miss with a full cache, evict the page whose next use
- * is farthest.  O(n log C) with a max-heap keyed by next use.  Misses are
- * counted from @count_from on: the accesses before it warm the cache up,
- * as the warm-up pass does for the pager.
- */
-struct heap_ent {
-	unsigned long next;
-	unsigned int page;
+struct run {
+	struct ws ws;
+	struct kv kv;
+	bool is_kv;
 };
 
-static unsigned long belady_min(const unsigned int *trace, unsigned long n,
-				unsigned int nr_pages, unsigned int cap, unsigned long count_from)
+struct worker {
+	pthread_t tid;
+	struct run *run;
+	unsigned int *pages;		/* page patterns: this thread's accesses */
+	struct kv_req *req;		/* kv: its requests */
+	unsigned long n;
+	struct recorder rc;
+	uint64_t *lat;			/* of each access or request, last pass */
+	unsigned long bad;		/* page words other than the ones added */
+};
+
+static void *worker_run(void *arg)
 {
-	unsigned long *next = malloc(n * sizeof(*next)), *last = malloc(nr_pages * sizeof(*last));
-	unsigned long *cur_next = calloc(nr_pages, sizeof(*cur_next));
-	unsigned char *in = calloc(nr_pages, 1);
-	struct heap_ent *h = malloc((n + 1) * sizeof(*h));
-	unsigned long hn = 0, faults = 0, resident = 0;
+	struct worker *w = arg;
+	const struct ws *ws = &w->run->ws;
+	uint64_t t0, v;
+	unsigned int g;
 
-	for (unsigned int p = 0; p < nr_pages; p++)
-		last[p] = ULONG_MAX;
-	for (unsigned long i = n; i-- > 0;) {
-		next[i] = last[trace[i]];
-		last[trace[i]] = i;
-	}
-	for (unsigned long i = 0; i < n; i++) {
-		unsigned int p = trace[i];
-
-		if (!in[p]) {
-			faults += i >= count_from;
-			if (resident == cap) {
-				/* Pop until an entry that is current (lazy deletion). */
-				for (;;) {
-					struct heap_ent top = h[0];
-					unsigned long k = 0;
-
-					h[0] = h[--hn];
-					for (;;) {
-						unsigned long l = 2 * k + 1, r = l + 1, m = k;
-
-						if (l < hn && h[l].next > h[m].next)
-							m = l;
-						if (r < hn && h[r].next > h[m].next)
-							m = r;
-						if (m == k)
-							break;
-						struct heap_ent t = h[k];
-
-						h[k] = h[m];
-						h[m] = t;
-						k = m;
-					}
-					if (in[top.page] && cur_next[top.page] == top.next) {
-						in[top.page] = 0;
-						resident--;
-						break;
-					}
-				}
-			}
-			in[p] = 1;
-			resident++;
+	for (unsigned long i = 0; i < w->n; i++) {
+		if (w->req) {
+			t0 = now_ns();
+			kv_op(&w->run->kv, &w->rc, &w->req[i]);
+			w->lat[i] = now_ns() - t0;
+			continue;
 		}
-		cur_next[p] = next[i];
-		/* Push (next use, page). */
-		unsigned long k = hn++;
-
-		h[k] = (struct heap_ent){ next[i], p };
-		while (k && h[(k - 1) / 2].next < h[k].next) {
-			struct heap_ent t = h[k];
-
-			h[k] = h[(k - 1) / 2];
-			h[(k - 1) / 2] = t;
-			k = (k - 1) / 2;
-		}
+		g = w->pages[i];
+		rec_touch(&w->rc, g);
+		t0 = now_ns();
+		v = *(volatile uint64_t *)ws_page(ws, g);	/* every data page is readable */
+		w->lat[i] = now_ns() - t0;
+		if (v != isgx_layout_word(ws_offset(g / ws->nr_encl)))
+			w->bad++;
 	}
-	free(next);
-	free(last);
-	free(cur_next);
-	free(in);
-	free(h);
-	return faults;
+	return NULL;
 }
 
-static double now_s(void)
+/* One pass of every thread's stream. */
+static int run_pass(struct worker *w, unsigned int nr)
 {
-	struct timespec ts;
+	unsigned int i;
+	int ret = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	if (nr == 1) {
+		worker_run(w);
+		return 0;
+	}
+	for (i = 0; i < nr; i++) {
+		ret = pthread_create(&w[i].tid, NULL, worker_run, &w[i]);
+		if (ret) {
+			fprintf(stderr, "wsgen: pthread_create: %s\n", strerror(ret));
+			break;
+		}
+	}
+	while (i-- > 0)
+		pthread_join(w[i].tid, NULL);
+	return ret ? -1 : 0;
+}
+
+static int parse_ul(const char *opt, const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || *s == '-') {
+		fprintf(stderr, "wsgen: --%s: '%s' is not a non-negative integer\n", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_d(const char *opt, const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "wsgen: --%s: '%s' is not a number\n", opt, s);
+		return -1;
+	}
+	return 0;
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: wsgen --pattern=zipf|loop|uniform|hotcold|scan --ratio=R --accesses=N\n"
-		   "             [--seed=S] [--theta=T] [--key=PEM] [--trace=FILE] [--tag=K=V,...]\n");
+	fprintf(f, "usage: wsgen --pattern=zipf|loop|uniform|hotcold|scan|seq|kv|kv-a|kv-b|kv-c\n"
+		   "             --ratio=R --accesses=N [--seed=S] [--theta=T] [--run=P]\n"
+		   "             [--ycsb=a|b|c] [--value-size=B] [--threads=N] [--enclaves=N]\n"
+		   "             [--slow-ns=NS] [--lat-hist=FILE] [--key=PEM] [--trace=FILE]\n"
+		   "             [--tag=K=V,...]\n"
+		   "  --ratio       working set / EPC, in (0, 16]\n"
+		   "  --accesses    page accesses (kv: requests) per pass, shared by the threads\n"
+		   "  --run         seq: pages per sequential run (default: the working set)\n"
+		   "  --ycsb        kv: YCSB workload a (50/50 read/update), b (95/5), c (reads)\n"
+		   "  --value-size  kv: value bytes per record, a multiple of 8 (default 1024)\n"
+		   "  --threads     threads sharing the stream, 1..%d (default 1)\n"
+		   "  --enclaves    enclaves the working set is split over, 1..%d (default 1)\n"
+		   "  --slow-ns     accesses above this are 'slow' (faulted; default 50000)\n"
+		   "  --lat-hist    write the latency histogram (bucket_ns count) to FILE\n"
+		   "  --trace       write the measured pass's page trace to FILE\n",
+		MAX_THREADS, MAX_ENCLAVES);
 }
 
 int main(int argc, char **argv)
@@ -213,36 +217,121 @@ int main(int argc, char **argv)
 		{ "key", required_argument, NULL, 'k' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "tag", required_argument, NULL, 'g' },
+		{ "run", required_argument, NULL, 'R' },
+		{ "ycsb", required_argument, NULL, 'y' },
+		{ "value-size", required_argument, NULL, 'V' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "enclaves", required_argument, NULL, 'E' },
+		{ "slow-ns", required_argument, NULL, 'S' },
+		{ "lat-hist", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *pattern = "zipf", *key_path = ISGX_DEFAULT_KEY, *trace_path = NULL, *tag = "";
-	double ratio = 2.0, theta = 0.99, t0 = 0, t1;
-	unsigned long accesses = 20000, seed = 1, i, scan_pos = 0;
-	long total, hw, lw, loaded0 = 0, evicted0 = 0, loaded, evicted;
-	unsigned int nr_pages, *trace, *doubled, cap;
-	unsigned long min, min_bound;
-	struct isgx_layout l = { .nr_tcs = 1, .debug = true, .skip_eextend = true };
-	struct sgx_sigstruct ss;
-	struct isgx_enclave e;
-	char err[256], factors[256];
+	const char *hist_path = NULL, *ycsb_arg = NULL;
+	double ratio = 2.0, theta = 0.99, t0 = 0, t1, load_time = 0;
+	unsigned long accesses = 20000, seed = 1, run_len = 0, value_size = 1024, threads = 1;
+	unsigned long enclaves = 1, slow_ns = 50000, i, seq_measured, nr_seq, nr_lat, bad = 0;
+	unsigned long min, min_bound, kv_errors = 0;
+	long total, hw, lw, loaded0 = 0, evicted0 = 0, loaded, evicted, cap_l, bound_l;
+	unsigned int nr_pages, per, cap, *all;
+	struct recorder **rcs;
+	struct pattern pat = { 0 };
+	struct worker *w;
+	struct run run = { 0 };
+	char err[256], factors[384], pname[16], ycsb = 0, extra[96] = "";
+	uint64_t *lat;
 	EVP_PKEY *key;
-	int c, fd;
+	int c, fd, status = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int bad_arg = 0;
+
 		switch (c) {
 		case 'p': pattern = optarg; break;
-		case 'r': ratio = atof(optarg); break;
-		case 'n': accesses = strtoul(optarg, NULL, 0); break;
-		case 's': seed = strtoul(optarg, NULL, 0); break;
-		case 't': theta = atof(optarg); break;
+		case 'r': bad_arg = parse_d("ratio", optarg, &ratio); break;
+		case 'n': bad_arg = parse_ul("accesses", optarg, &accesses); break;
+		case 's': bad_arg = parse_ul("seed", optarg, &seed); break;
+		case 't': bad_arg = parse_d("theta", optarg, &theta); break;
 		case 'k': key_path = optarg; break;
 		case 'T': trace_path = optarg; break;
 		case 'g': tag = optarg; break;
+		case 'R': bad_arg = parse_ul("run", optarg, &run_len); break;
+		case 'y': ycsb_arg = optarg; break;
+		case 'V': bad_arg = parse_ul("value-size", optarg, &value_size); break;
+		case 'j': bad_arg = parse_ul("threads", optarg, &threads); break;
+		case 'E': bad_arg = parse_ul("enclaves", optarg, &enclaves); break;
+		case 'S': bad_arg = parse_ul("slow-ns", optarg, &slow_ns); break;
+		case 'L': hist_path = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
+		if (bad_arg)
+			return 2;
 	}
+	if (optind < argc) {
+		fprintf(stderr, "wsgen: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	/* Options first: a bad command line is an error even without isgx. */
+	if (!strcmp(pattern, "kv") || (!strncmp(pattern, "kv-", 3) && strlen(pattern) == 4)) {
+		run.is_kv = true;
+		ycsb = pattern[2] ? pattern[3] : 'a';
+		if (ycsb_arg) {
+			if (pattern[2] && strcmp(ycsb_arg, pattern + 3)) {
+				fprintf(stderr, "wsgen: --pattern=%s and --ycsb=%s disagree\n", pattern,
+					ycsb_arg);
+				return 2;
+			}
+			ycsb = ycsb_arg[0];
+			if (strlen(ycsb_arg) != 1)
+				ycsb = '?';
+		}
+		if (ycsb != 'a' && ycsb != 'b' && ycsb != 'c') {
+			fprintf(stderr, "wsgen: --ycsb must be a, b or c\n");
+			return 2;
+		}
+		snprintf(pname, sizeof(pname), "kv-%c", ycsb);
+	} else if (pattern_known(pattern)) {
+		if (ycsb_arg) {
+			fprintf(stderr, "wsgen: --ycsb is for --pattern=kv only\n");
+			return 2;
+		}
+		snprintf(pname, sizeof(pname), "%s", pattern);
+	} else {
+		fprintf(stderr, "wsgen: unknown pattern '%s'\n", pattern);
+		usage(stderr);
+		return 2;
+	}
+	if (ratio <= 0 || ratio > 16 || !accesses) {
+		fprintf(stderr, "wsgen: --ratio must be in (0, 16] and --accesses > 0\n");
+		return 2;
+	}
+	if (run_len && strcmp(pattern, "seq")) {
+		fprintf(stderr, "wsgen: --run is for --pattern=seq only\n");
+		return 2;
+	}
+	if (value_size != 1024 && !run.is_kv) {
+		fprintf(stderr, "wsgen: --value-size is for --pattern=kv only\n");
+		return 2;
+	}
+	if (threads < 1 || threads > MAX_THREADS || enclaves < 1 || enclaves > MAX_ENCLAVES) {
+		fprintf(stderr, "wsgen: --threads and --enclaves must be in 1..%d and 1..%d\n",
+			MAX_THREADS, MAX_ENCLAVES);
+		return 2;
+	}
+	if (accesses < threads) {
+		fprintf(stderr, "wsgen: --accesses must be at least --threads\n");
+		return 2;
+	}
+	if (theta < 0 || (run.is_kv && (value_size < 8 || value_size % 8 ||
+					value_size > (1U << 20)))) {
+		fprintf(stderr, "wsgen: --theta must be >= 0, --value-size a multiple of 8 in [8, 1048576]\n");
+		return 2;
+	}
+
 	total = counter("nr_total_pages");
 	hw = param("high_mark");
 	lw = param("low_mark");
@@ -250,42 +339,53 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsgen: isgx is not loaded (no /sys/kernel/debug/isgx)\n");
 		return 1;
 	}
-	if (ratio <= 0 || ratio > 16 || !accesses) {
-		fprintf(stderr, "wsgen: --ratio must be in (0, 16] and --accesses > 0\n");
+	per = (unsigned int)(ratio * total) / enclaves;
+	if (per < 1) {
+		fprintf(stderr, "wsgen: %.0f pages cannot be split over %lu enclaves\n",
+			ratio * total, enclaves);
 		return 2;
 	}
-	nr_pages = (unsigned int)(ratio * total);
-	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
-	trace = malloc(accesses * sizeof(*trace));
-	if (!strcmp(pattern, "zipf"))
-		zipf_init(nr_pages, theta);
-	for (i = 0; i < accesses; i++) {
-		if (!strcmp(pattern, "zipf")) {
-			/* Hot ranks scattered over the range, not all at its start. */
-			trace[i] = (uint32_t)((zipf_next(nr_pages) * 2654435761ULL) % nr_pages);
-		} else if (!strcmp(pattern, "loop")) {
-			trace[i] = i % nr_pages;
-		} else if (!strcmp(pattern, "scan")) {
-			/*
-			 * A hot set of a quarter of the EPC takes 75 % of the
-			 * accesses; the rest sweep the whole range in order.
-			 * A scan-resistant pager keeps the hot set.
-			 */
-			unsigned int hot = total / 4 < nr_pages ? total / 4 : nr_pages;
+	/* A multiple of the enclaves: the same ratio to a page or two. */
+	nr_pages = per * enclaves;
+	run.ws.nr_encl = enclaves;
+	run.ws.per = per;
 
-			trace[i] = rng_unit() < 0.75 ? rng() % hot : scan_pos++ % nr_pages;
-		} else if (!strcmp(pattern, "uniform")) {
-			trace[i] = rng() % nr_pages;
-		} else if (!strcmp(pattern, "hotcold")) {
-			/* 90 % of the accesses go to 10 % of the pages. */
-			unsigned int hot = nr_pages / 10 ? nr_pages / 10 : 1;
+	w = calloc(threads, sizeof(*w));
+	if (!w)
+		goto oom;
+	if (run.is_kv) {
+		if (kv_init(&run.kv, &run.ws, ycsb, value_size, theta, seed, err)) {
+			fprintf(stderr, "wsgen: kv: %s\n", err);
+			return 1;
+		}
+	} else {
+		pat.name = pattern;
+		pat.nr_pages = nr_pages;
+		pat.hot = total / 4 < nr_pages ? total / 4 : nr_pages;
+		pat.run = run_len ? run_len : nr_pages;
+		if (!strcmp(pattern, "zipf") && zipf_init(&pat.zipf, nr_pages, theta))
+			goto oom;
+	}
+	for (unsigned int t = 0; t < threads; t++) {
+		struct rng r;
 
-			trace[i] = rng_unit() < 0.9 ? rng() % hot : hot + rng() % (nr_pages - hot);
+		w[t].run = &run;
+		w[t].n = accesses / threads + (t < accesses % threads);
+		w[t].lat = malloc(w[t].n * sizeof(*w[t].lat));
+		rng_seed(&r, seed, t);
+		if (run.is_kv) {
+			w[t].req = malloc(w[t].n * sizeof(*w[t].req));
+			if (!w[t].lat || !w[t].req)
+				goto oom;
+			kv_gen(&run.kv, &r, w[t].req, w[t].n);
 		} else {
-			fprintf(stderr, "wsgen: unknown pattern '%s'\n", pattern);
-			return 2;
+			w[t].pages = malloc(w[t].n * sizeof(*w[t].pages));
+			if (!w[t].lat || !w[t].pages)
+				goto oom;
+			pattern_gen(&pat, t, threads, &r, w[t].pages, w[t].n);
 		}
 	}
+	zipf_free(&pat.zipf);
 
 	key = isgx_key_load(key_path, err);
 	if (!key) {
@@ -297,54 +397,74 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsgen: open /dev/sgx: %s\n", strerror(errno));
 		return 1;
 	}
-	/* TCS + SSA + data pages; data page k is layout page k + 2. */
-	l.nr_pages = nr_pages + 2;
-	t0 = now_s();
-	if (isgx_enclave_build(&e, fd, &l, key, &ss)) {
-		fprintf(stderr, "wsgen: %s\n", isgx_enclave_error(&e));
+	t0 = now_ns() / 1e9;
+	if (ws_build(&run.ws, fd, enclaves, per, run.is_kv, key, err)) {
+		fprintf(stderr, "wsgen: %s\n", err);
 		return 1;
 	}
-	t1 = now_s();
-	snprintf(factors, sizeof(factors), "pattern=%s,ratio=%.2f,epc=%ld,accesses=%lu,seed=%lu%s%s",
-		 pattern, ratio, total, accesses, seed, *tag ? "," : "", tag);
+	t1 = now_ns() / 1e9;
+	if (threads > 1 || enclaves > 1)
+		snprintf(extra, sizeof(extra), ",threads=%lu,enclaves=%lu", threads, enclaves);
+	if (run.is_kv && value_size != 1024)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), ",value_size=%lu",
+			 value_size);
+	snprintf(factors, sizeof(factors), "pattern=%s,ratio=%.2f,epc=%ld,accesses=%lu,seed=%lu%s%s%s",
+		 pname, ratio, total, accesses, seed, extra, *tag ? "," : "", tag);
 	printf("metric=build_time factors=%s value=%.3f unit=s\n", factors, t1 - t0);
+	fflush(stdout);
 
-	/* A warm-up pass of the same trace, then the measured one. */
+	/* kv: YCSB's load phase, one thread; its touches are in the trace. */
+	if (run.is_kv) {
+		t0 = now_ns() / 1e9;
+		kv_load(&run.kv, &w[0].rc);
+		load_time = now_ns() / 1e9 - t0;
+	}
+	/* A warm-up pass of the same stream, then the measured one. */
+	seq_measured = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass) {
+			seq_measured = atomic_load(&trace_seq);
 			loaded0 = counter("nr_loaded");
 			evicted0 = counter("nr_evicted");
-			t0 = now_s();
+			t0 = now_ns() / 1e9;
 		}
-		for (i = 0; i < accesses; i++) {
-			volatile uint64_t *p = isgx_enclave_ptr(&e, (uint64_t)(trace[i] + 2) *
-								SGX_PAGE_SIZE);
-
-			(void)*p;	/* every data page is readable */
-		}
+		if (run_pass(w, threads))
+			return 1;
 	}
-	t1 = now_s();
+	t1 = now_ns() / 1e9;
 	loaded = counter("nr_loaded") - loaded0;
 	evicted = counter("nr_evicted") - evicted0;
+
+	/* The page touches in ticket order: the trace the pager saw. */
+	rcs = malloc(threads * sizeof(*rcs));
+	if (!rcs)
+		goto oom;
+	for (unsigned int t = 0; t < threads; t++) {
+		rcs[t] = &w[t].rc;
+		bad += w[t].bad;
+	}
+	all = trace_merge(rcs, threads, nr_pages, &nr_seq);
+	free(rcs);
+	if (!all)
+		return 1;
 	/*
-	 * Pages the pager can keep: the EPC less the SECS, the VA pages and
+	 * Pages the pager can keep: the EPC less the SECSs, the VA pages and
 	 * the free pages kisgxswapd keeps (between the marks: their middle).
 	 */
-	cap = total - 1 - (nr_pages + 511) / 512 - (hw > 0 ? (hw + lw) / 2 : 0);
-	doubled = malloc(2 * accesses * sizeof(*doubled));
-	memcpy(doubled, trace, accesses * sizeof(*trace));
-	memcpy(doubled + accesses, trace, accesses * sizeof(*trace));
-	min = belady_min(doubled, 2 * accesses, nr_pages, cap, accesses);
+	bound_l = total - (long)enclaves - (nr_pages + 511) / 512;
+	cap_l = bound_l - (hw > 0 ? (hw + lw) / 2 : 0);
+	cap = cap_l > 0 ? cap_l : 1;
+	min = belady_min(all, nr_seq, nr_pages, cap, seq_measured);
 	/*
-	 * No pager can fault less than MIN with every EPC page but the SECS
+	 * No pager can fault less than MIN with every EPC page but the SECSs
 	 * and the VA pages: fewer means accesses reached pages through
 	 * mappings that should have been gone (stale TLB entries, for one).
 	 */
-	min_bound = belady_min(doubled, 2 * accesses, nr_pages,
-			       total - 1 - (nr_pages + 511) / 512, accesses);
+	min_bound = belady_min(all, nr_seq, nr_pages, bound_l > 0 ? bound_l : 1, seq_measured);
 	if (loaded < (long)min_bound)
-		fprintf(stderr, "wsgen: warning: %ld faults is below MIN (%lu) at the whole EPC: stale mappings?\n",
-			loaded, min_bound);
+		fprintf(stderr, "wsgen: warning: %ld faults is below MIN (%lu) at the whole EPC: stale mappings?%s\n",
+			loaded, min_bound,
+			threads > 1 ? " (the multi-thread trace is an approximation)" : "");
 	printf("metric=min_faults_bound factors=%s value=%lu unit=pages\n", factors, min_bound);
 	printf("metric=faults factors=%s value=%ld unit=pages\n", factors, loaded);
 	printf("metric=evictions factors=%s value=%ld unit=pages\n", factors, evicted);
@@ -353,17 +473,74 @@ int main(int argc, char **argv)
 	printf("metric=access_time factors=%s value=%.3f unit=s\n", factors, t1 - t0);
 	printf("metric=swap_in_rate factors=%s value=%.1f unit=pages/s\n", factors,
 	       loaded / (t1 - t0));
+	if (run.is_kv) {
+		printf("metric=load_time factors=%s value=%.3f unit=s\n", factors, load_time);
+		printf("metric=kv_ops_rate factors=%s value=%.1f unit=ops/s\n", factors,
+		       accesses / (t1 - t0));
+		printf("metric=page_touches factors=%s value=%lu unit=pages\n", factors,
+		       nr_seq - seq_measured);
+	}
+
+	/* Latencies of the measured pass, all threads together. */
+	lat = malloc(accesses * sizeof(*lat));
+	if (!lat)
+		goto oom;
+	nr_lat = 0;
+	for (unsigned int t = 0; t < threads; t++) {
+		memcpy(lat + nr_lat, w[t].lat, w[t].n * sizeof(*lat));
+		nr_lat += w[t].n;
+	}
+	if (hist_path) {
+		int ret = lat_hist_write(hist_path, lat, nr_lat);
+
+		if (ret) {
+			fprintf(stderr, "wsgen: %s: %s\n", hist_path, strerror(-ret));
+			status = 1;
+		}
+	}
+	lat_report(lat, nr_lat, slow_ns, factors, run.is_kv ? "ops" : "accesses");
+	fflush(stdout);
+
 	if (trace_path) {
 		FILE *f = fopen(trace_path, "w");
 
-		for (i = 0; f && i < accesses; i++)
-			fprintf(f, "%u\n", trace[i]);
-		if (f)
-			fclose(f);
+		for (i = seq_measured; f && i < nr_seq; i++) {
+			if (enclaves > 1)
+				fprintf(f, "%lu %lu\n", all[i] % enclaves, all[i] / enclaves);
+			else
+				fprintf(f, "%u\n", all[i]);
+		}
+		if (!f || fclose(f)) {
+			fprintf(stderr, "wsgen: %s: %s\n", trace_path, strerror(errno));
+			status = 1;
+		}
 	}
-	isgx_enclave_destroy(&e);
+	if (bad) {
+		fprintf(stderr, "wsgen: %lu page reads returned other data than was added\n", bad);
+		status = 1;
+	}
+	if (run.is_kv) {
+		kv_errors = atomic_load(&run.kv.errors);
+		if (kv_errors) {
+			fprintf(stderr, "wsgen: kv: %lu bad records (lost, stale or corrupted)\n",
+				kv_errors);
+			status = 1;
+		}
+		kv_free(&run.kv);
+	}
+	ws_destroy(&run.ws);
 	close(fd);
-	free(doubled);
-	free(trace);
-	return 0;
+	for (unsigned int t = 0; t < threads; t++) {
+		free(w[t].pages);
+		free(w[t].req);
+		free(w[t].lat);
+		free(w[t].rc.r);
+	}
+	free(w);
+	free(all);
+	free(lat);
+	return status;
+oom:
+	fprintf(stderr, "wsgen: out of memory\n");
+	return 1;
 }
