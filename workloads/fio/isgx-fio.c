@@ -13,11 +13,11 @@
  *	isgx_key=PEM	   RSA-3072 e=3 signing key (default: the build's key)
  *	isgx_device=PATH   the SGX device (default /dev/sgx)
  *
- * setup (fio's parent process) gives every file its size (size= / nrfiles)
- * and its place in the enclave; init (the job's own process, which must
- * own the enclave) builds one enclave whose data pages hold every file,
- * all REG RW, added without EEXTEND, signed and initialised; cleanup
- * destroys it.  Compiled against the source of the fio that runs it:
+ * setup (in fio's parent process) and init give every file its size
+ * (size= / nrfiles) and its place in the enclave; init (in the job's own
+ * process, which must own the enclave) builds one enclave whose data
+ * pages hold every file, all REG RW, added without EEXTEND, signed and
+ * initialised; cleanup destroys it.  Compiled against the source of the fio that runs it:
  * init refuses to run under another fio version.
  */
 #include "fio.h"
@@ -204,6 +204,14 @@ static int isgx_fio_init(struct thread_data *td)
 	}
 	d->fd = -1;
 	d->data_off = DATA_OFFSET;
+	/*
+	 * With create_serialize=0 fio calls init before setup: give the
+	 * files their sizes here too (setup does the same again later).
+	 */
+	if (isgx_fio_setup(td)) {
+		free(d);
+		return 1;
+	}
 	for_each_file(td, f, i)
 		if (f->engine_pos + PAGE_ROUND(f->real_file_size) > d->data_size)
 			d->data_size = f->engine_pos + PAGE_ROUND(f->real_file_size);
