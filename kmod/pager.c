@@ -62,6 +62,12 @@
  * then retries.  Two pages are kept in reserve for the VA pool, so that an
  * eviction can always find a slot.
  *
+ * What else leaves.  When a batch leaves an initialised enclave without a
+ * resident page, its SECS is evicted too, and loaded again before the
+ * next page of that enclave (isgx_pager_load_secs()).  VA pages are
+ * evicted by the pool itself (va.c), from kisgxswapd, when more than
+ * va_max_pages are resident.
+ *
  * Coming back.  A fault loads its page with ELDU; when the page before it
  * was the last one a fault loaded (a sequential run), it also loads up to
  * fault_around evicted pages after it, into spare pages only (never below
