@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2154	# epc_pages, policies... come from the config
 # bench/guest-suite.sh CONFIG KO WSGEN OUTDIR: runs inside the guest, in one
 # boot, and appends one line per measurement to OUTDIR/results.txt:
 #	metric=NAME factors=K=V,...,rep=I value=NUMBER unit=UNIT
@@ -47,6 +48,7 @@
 set -eu
 config=$1 ko=$2 wsgen=$3 out=$4
 repeats=1 repeat_seed=same perf_record=0 wsgen_args="" extra_suites=""
+# shellcheck disable=SC1090
 . "$config"
 res="$out/results.txt"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +58,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 die() { echo "guest-suite: error: $*" >&2; exit 1; }
+for k in epc_pages policies patterns ratios accesses seed; do
+	eval "v=\${$k:-}"
+	[ -n "$v" ] || die "$config sets no $k"
+done
 case "$repeats" in ''|*[!0-9]*|0) die "repeats must be a positive integer, not '$repeats'" ;; esac
 case "$repeat_seed" in same|vary) ;; *) die "repeat_seed must be same or vary, not '$repeat_seed'" ;; esac
 case "$perf_record" in 0|1) ;; *) die "perf_record must be 0 or 1, not '$perf_record'" ;; esac
@@ -70,7 +76,7 @@ done
 mkdir -p "$out/fault_latency"
 
 n=0
-total=$(( repeats * $(echo $policies | wc -w) * $(echo $patterns | wc -w) * $(echo $ratios | wc -w) ))
+total=$(( repeats * $(echo "$policies" | wc -w) * $(echo "$patterns" | wc -w) * $(echo "$ratios" | wc -w) ))
 
 # tag_lines TAGS: metric lines of stdin with TAGS appended to their factors.
 tag_lines() {
