@@ -160,11 +160,13 @@ run_wsgen() {
 		cpu_pid=$!
 		sleep 1		# perf takes a while to start under TCG
 		# shellcheck disable=SC2086
-		perf record -q -a -e isgx:fault_begin,isgx:fault_end -o "$tmp/fault.data" -- \
+		# CLOCK_MONOTONIC: TCG's TSCs are unsynchronized, perf's default
+		# clock is per CPU and a fault that sleeps may end on another one.
+		perf record -q -a -k mono -e isgx:fault_begin,isgx:fault_end -o "$tmp/fault.data" -- \
 			"$wsgen" --pattern="$pattern" --ratio="$ratio" --accesses="$accesses" \
 			--seed="$s" --tag="policy=$policy,rep=$rep" $wsgen_args >"$tmp/ws.txt" ||
 			die "wsgen failed under perf ($name)"
-		kill -INT "$cpu_pid"
+		kill -INT "$cpu_pid" 2>/dev/null || true
 		wait "$cpu_pid" || true
 	else
 		# shellcheck disable=SC2086
