@@ -158,7 +158,12 @@ run_wsgen() {
 		[ -n "$swapd" ] || die "no kisgxswapd thread to profile"
 		perf record -q -e cpu-clock -F 999 -p "$swapd" -o "$tmp/cpu.data" 2>"$tmp/perf-cpu.err" &
 		cpu_pid=$!
-		sleep 1		# perf takes a while to start under TCG
+		# perf takes a while to start under TCG: wait for its file (10 s).
+		i=0
+		while [ ! -s "$tmp/cpu.data" ] && [ "$i" -lt 50 ]; do
+			sleep 0.2
+			i=$((i + 1))
+		done
 		# shellcheck disable=SC2086
 		# CLOCK_MONOTONIC: TCG's TSCs are unsynchronized, perf's default
 		# clock is per CPU and a fault that sleeps may end on another one.
@@ -189,8 +194,12 @@ run_wsgen() {
 				}
 			}' | sort -n >"$out/perf/$name.lat"
 		percentiles "$factors" perf fault_lat <"$out/perf/$name.lat" >>"$res"
-		perf report -i "$tmp/cpu.data" --stdio --sort sym --no-children 2>/dev/null |
+		perf report -i "$tmp/cpu.data" --stdio --sort sym --no-children 2>"$tmp/report.err" |
 			grep -v '^#' | sed '/^$/d' | head -30 >"$out/perf/$name.top.txt" || true
+		if [ ! -s "$out/perf/$name.top.txt" ]; then
+			{ echo "# no kisgxswapd profile: perf record / perf report said:"
+			  cat "$tmp/perf-cpu.err" "$tmp/report.err"; } >"$out/perf/$name.top.txt"
+		fi
 		rm -f "$tmp/fault.data" "$tmp/cpu.data"
 	fi
 }
