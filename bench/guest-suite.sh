@@ -164,9 +164,9 @@ run_wsgen() {
 			sleep 0.2
 			i=$((i + 1))
 		done
-		# shellcheck disable=SC2086
 		# CLOCK_MONOTONIC: TCG's TSCs are unsynchronized, perf's default
 		# clock is per CPU and a fault that sleeps may end on another one.
+		# shellcheck disable=SC2086
 		perf record -q -a -k mono -e isgx:fault_begin,isgx:fault_end -o "$tmp/fault.data" -- \
 			"$wsgen" --pattern="$pattern" --ratio="$ratio" --accesses="$accesses" \
 			--seed="$s" --tag="policy=$policy,rep=$rep" $wsgen_args >"$tmp/ws.txt" ||
