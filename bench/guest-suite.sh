@@ -1,37 +1,256 @@
 #!/bin/sh
+# shellcheck disable=SC2154	# epc_pages, policies... come from the config
 # bench/guest-suite.sh CONFIG KO WSGEN OUTDIR: runs inside the guest, in one
-# boot.  For each policy of CONFIG, loads isgx.ko with it and runs every
-# (pattern, ratio) of CONFIG through wsgen, appending wsgen's lines to
-# OUTDIR/results.txt.  Progress goes to the console.
+# boot, and appends one line per measurement to OUTDIR/results.txt:
+#	metric=NAME factors=K=V,...,rep=I value=NUMBER unit=UNIT
+# Progress goes to the console.
+#
+# For each repeat I (1..repeats), in this order, so that slow drift of the
+# machine spreads over every policy alike:
+#   floors   the ENCLS model's microbenchmark (isgx_emu_test, when built:
+#            gcm encrypt/decrypt, SHA-256, EWB, ELDU...) and the minor-fault
+#            floor (minfault, next to wsgen), factors source=emu_bench|floor
+#   for each policy: load isgx.ko with it, then
+#     wsgen  for every (pattern, ratio); around each run the debugfs
+#            counters are read and their differences emitted (nr_etrack,
+#            nr_evicted, ...: the whole wsgen run, build and warm-up
+#            included), with etrack_per_evicted, ipi_rounds_per_evicted and
+#            ipi_cpus_per_evicted when pages were evicted.  perf_record=1
+#            wraps every run in perf (see below).
+#     extra suites  every name of extra_suites (see below)
+#     histogram  the module's fault_latency histogram is copied to
+#            OUTDIR/fault_latency/POLICY-repI.txt and its p50/p99 (bucket
+#            upper bounds) emitted as fault_hist_p50/p99, source=debugfs
+#   unload the module.
+#
+# Config keys (a sourced sh file, bench/configs/*.conf):
+#   epc_pages policies patterns ratios accesses seed   as before; policies is
+#            a plain list of isgx policy= values
+#   repeats=N        (default 1) every run N times, factor rep=1..N
+#   repeat_seed=same (default) every repeat plays the trace of seed: the
+#            repeats measure the pager's own noise on one trace (what a
+#            comparison of two pager builds needs); =vary plays seed+I-1:
+#            they then also sample the traces (wsgen's seed= factor moves,
+#            bench/compare ignores it with rep)
+#   perf_record=1    (default 0) every wsgen run under
+#            perf record -e isgx:fault_begin,isgx:fault_end: begin/end paired
+#            per task give fault_lat_p50/p99/mean (source=perf, the
+#            latencies in OUTDIR/perf/RUN.lat), and a cpu-clock profile of
+#            kisgxswapd whose top symbols go to OUTDIR/perf/RUN.top.txt.
+#            perf slows the runs: compare only with perf_record=1 runs.
+#   wsgen_args="..." extra arguments for every wsgen run
+#   extra_suites="NAME ..."  run bench/suites/NAME.sh (or a path) with sh
+#            for every policy and repeat, module loaded, environment
+#            BENCH_CONFIG BENCH_KO BENCH_WSGEN BENCH_BUILD BENCH_OUT
+#            BENCH_POLICY BENCH_REP BENCH_SEED BENCH_EPC_PAGES; the suite
+#            prints metric lines on stdout (policy= and rep= are appended
+#            to their factors here) and fails with a non-zero status.
 set -eu
 config=$1 ko=$2 wsgen=$3 out=$4
+repeats=1 repeat_seed=same perf_record=0 wsgen_args="" extra_suites=""
+# shellcheck disable=SC1090
 . "$config"
 res="$out/results.txt"
-n=0
-total=$(( $(echo $policies | wc -w) * $(echo $patterns | wc -w) * $(echo $ratios | wc -w) ))
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$(dirname "$ko")/../.." && pwd)
+dbg=/sys/kernel/debug/isgx
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-# Floors from the ENCLS model's microbenchmark, when it is built.
-test_ko=$(dirname "$ko")/tests/isgx_emu_test.ko
-if [ -f "$test_ko" ]; then
-	insmod "$ko" "epc_pages=$epc_pages"
-	if insmod "$test_ko" 2>/dev/null && [ -r /sys/kernel/debug/isgx_emu_test/bench ]; then
-		sed 's/^\(metric=[^ ]*\)/\1 factors=source=emu_bench/' \
-			/sys/kernel/debug/isgx_emu_test/bench >>"$res"
-		rmmod isgx_emu_test
-	fi
-	rmmod isgx
-fi
-
-for policy in $policies; do
-	insmod "$ko" "epc_pages=$epc_pages" "policy=$policy"
-	for pattern in $patterns; do
-		for ratio in $ratios; do
-			n=$((n + 1))
-			echo "bench: [$n/$total] policy=$policy pattern=$pattern ratio=$ratio"
-			"$wsgen" --pattern="$pattern" --ratio="$ratio" --accesses="$accesses" \
-				--seed="$seed" --tag="policy=$policy" >>"$res"
-		done
-	done
-	rmmod isgx
+die() { echo "guest-suite: error: $*" >&2; exit 1; }
+for k in epc_pages policies patterns ratios accesses seed; do
+	eval "v=\${$k:-}"
+	[ -n "$v" ] || die "$config sets no $k"
 done
-echo "bench: $n runs done"
+case "$repeats" in ''|*[!0-9]*|0) die "repeats must be a positive integer, not '$repeats'" ;; esac
+case "$repeat_seed" in same|vary) ;; *) die "repeat_seed must be same or vary, not '$repeat_seed'" ;; esac
+case "$perf_record" in 0|1) ;; *) die "perf_record must be 0 or 1, not '$perf_record'" ;; esac
+if [ "$perf_record" = 1 ]; then
+	command -v perf >/dev/null || die "perf_record=1 but perf is not installed"
+	mkdir -p "$out/perf"
+fi
+for s in $extra_suites; do
+	case "$s" in */*) f=$s ;; *) f=$here/suites/$s.sh ;; esac
+	[ -f "$f" ] || die "extra suite '$s': no $f"
+done
+mkdir -p "$out/fault_latency"
+
+n=0
+total=$(( repeats * $(echo "$policies" | wc -w) * $(echo "$patterns" | wc -w) * $(echo "$ratios" | wc -w) ))
+
+# tag_lines TAGS: metric lines of stdin with TAGS appended to their factors.
+tag_lines() {
+	awk -v tags="$1" '
+	/^metric=/ {
+		if ($0 ~ / factors=/) sub(/ factors=[^ ]*/, "&," tags)
+		else sub(/^metric=[^ ]*/, "& factors=" tags)
+		print
+	}'
+}
+
+# counters: "name value" for every counter in debugfs (not the gauges).
+counters() {
+	for f in "$dbg"/nr_*; do
+		cname=${f##*/}
+		case "$cname" in nr_free_pages|nr_total_pages|nr_enclaves|nr_va_pages) continue ;; esac
+		echo "$cname $(cat "$f")"
+	done
+}
+
+# counter_lines BEFORE AFTER FACTORS: the differences as metric lines, and
+# the per-evicted-page ratios.
+counter_lines() {
+	awk -v factors="$3" '
+	FNR == NR { before[$1] = $2; next }
+	($1 in before) {
+		d[$1] = $2 - before[$1]
+		printf "metric=%s factors=%s value=%d unit=count\n", $1, factors, d[$1]
+	}
+	END {
+		if (d["nr_evicted"] > 0) {
+			printf "metric=etrack_per_evicted factors=%s value=%.5f unit=ratio\n", factors, d["nr_etrack"] / d["nr_evicted"]
+			printf "metric=ipi_rounds_per_evicted factors=%s value=%.5f unit=ratio\n", factors, d["nr_ipi_rounds"] / d["nr_evicted"]
+			printf "metric=ipi_cpus_per_evicted factors=%s value=%.5f unit=ratio\n", factors, d["nr_ipi_cpus"] / d["nr_evicted"]
+		}
+	}' "$1" "$2"
+}
+
+# percentiles FACTORS SOURCE PREFIX: p50, p99 and mean of the sorted
+# latencies (ns, one a line) on stdin.
+percentiles() {
+	awk -v factors="$1,source=$2" -v m="$3" '
+	{ v[NR] = $1; sum += $1 }
+	END {
+		if (!NR) exit
+		i50 = int(0.50 * NR); if (i50 < 0.50 * NR) i50++
+		i99 = int(0.99 * NR); if (i99 < 0.99 * NR) i99++
+		printf "metric=%s_p50 factors=%s value=%d unit=ns\n", m, factors, v[i50]
+		printf "metric=%s_p99 factors=%s value=%d unit=ns\n", m, factors, v[i99]
+		printf "metric=%s_mean factors=%s value=%.0f unit=ns\n", m, factors, sum / NR
+		printf "metric=%s_n factors=%s value=%d unit=faults\n", m, factors, NR
+	}'
+}
+
+# hist_percentiles FACTORS < fault_latency: p50 and p99 of the log2
+# histogram, as the upper bound of the bucket that holds them.
+hist_percentiles() {
+	awk -v factors="$1,source=debugfs" '
+	{ split($1, a, "="); split($2, b, "="); ub[NR] = a[2]; c[NR] = b[2]; total += b[2] }
+	END {
+		if (!total) exit
+		for (i = 1; i <= NR; i++) {
+			cum += c[i]
+			if (!p50 && cum >= 0.50 * total) p50 = ub[i]
+			if (!p99 && cum >= 0.99 * total) p99 = ub[i]
+		}
+		printf "metric=fault_hist_p50 factors=%s value=%s unit=ns\n", factors, p50
+		printf "metric=fault_hist_p99 factors=%s value=%s unit=ns\n", factors, p99
+	}'
+}
+
+# run_wsgen POLICY REP SEED PATTERN RATIO
+run_wsgen() {
+	policy=$1 rep=$2 s=$3 pattern=$4 ratio=$5
+	name="$policy-$pattern-$ratio-rep$rep"
+	counters >"$tmp/before"
+	if [ "$perf_record" = 1 ]; then
+		swapd=$(pgrep -x kisgxswapd | head -1)
+		[ -n "$swapd" ] || die "no kisgxswapd thread to profile"
+		perf record -q -e cpu-clock -F 999 -p "$swapd" -o "$tmp/cpu.data" 2>"$tmp/perf-cpu.err" &
+		cpu_pid=$!
+		# perf takes a while to start under TCG: wait for its file (10 s).
+		i=0
+		while [ ! -s "$tmp/cpu.data" ] && [ "$i" -lt 50 ]; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		# CLOCK_MONOTONIC: TCG's TSCs are unsynchronized, perf's default
+		# clock is per CPU and a fault that sleeps may end on another one.
+		# shellcheck disable=SC2086
+		perf record -q -a -k mono -e isgx:fault_begin,isgx:fault_end -o "$tmp/fault.data" -- \
+			"$wsgen" --pattern="$pattern" --ratio="$ratio" --accesses="$accesses" \
+			--seed="$s" --tag="policy=$policy,rep=$rep" $wsgen_args >"$tmp/ws.txt" ||
+			die "wsgen failed under perf ($name)"
+		kill -INT "$cpu_pid" 2>/dev/null || true
+		wait "$cpu_pid" || true
+	else
+		# shellcheck disable=SC2086
+		"$wsgen" --pattern="$pattern" --ratio="$ratio" --accesses="$accesses" \
+			--seed="$s" --tag="policy=$policy,rep=$rep" $wsgen_args >"$tmp/ws.txt" ||
+			die "wsgen failed ($name)"
+	fi
+	counters >"$tmp/after"
+	cat "$tmp/ws.txt" >>"$res"
+	factors=$(sed -n 's/^metric=faults factors=\([^ ]*\) .*/\1/p' "$tmp/ws.txt")
+	[ -n "$factors" ] || die "wsgen printed no faults line ($name)"
+	counter_lines "$tmp/before" "$tmp/after" "$factors" >>"$res"
+	if [ "$perf_record" = 1 ]; then
+		perf script -i "$tmp/fault.data" -F tid,time,event --ns 2>/dev/null |
+			awk '{
+				t = $2; sub(/:$/, "", t)
+				if ($3 ~ /fault_begin/) b[$1] = t
+				else if ($3 ~ /fault_end/ && ($1 in b)) {
+					printf "%.0f\n", (t - b[$1]) * 1e9; delete b[$1]
+				}
+			}' | sort -n >"$out/perf/$name.lat"
+		percentiles "$factors" perf fault_lat <"$out/perf/$name.lat" >>"$res"
+		perf report -i "$tmp/cpu.data" --stdio --sort sym --no-children 2>"$tmp/report.err" |
+			grep -v '^#' | sed '/^$/d' | head -30 >"$out/perf/$name.top.txt" || true
+		if [ ! -s "$out/perf/$name.top.txt" ]; then
+			{ echo "# no kisgxswapd profile: perf record / perf report said:"
+			  cat "$tmp/perf-cpu.err" "$tmp/report.err"; } >"$out/perf/$name.top.txt"
+		fi
+		rm -f "$tmp/fault.data" "$tmp/cpu.data"
+	fi
+}
+
+# run_suite NAME POLICY REP SEED
+run_suite() {
+	case "$1" in */*) f=$1 ;; *) f=$here/suites/$1.sh ;; esac
+	echo "bench: suite $1 policy=$2 rep=$3"
+	BENCH_CONFIG=$config BENCH_KO=$ko BENCH_WSGEN=$wsgen BENCH_BUILD=$build \
+	BENCH_OUT=$out BENCH_POLICY=$2 BENCH_REP=$3 BENCH_SEED=$4 BENCH_EPC_PAGES=$epc_pages \
+		sh "$f" >"$tmp/suite.txt" || die "extra suite $1 failed (policy=$2 rep=$3)"
+	tag_lines "policy=$2,rep=$3" <"$tmp/suite.txt" >>"$res"
+}
+
+test_ko=$(dirname "$ko")/tests/isgx_emu_test.ko
+minfault=$(dirname "$wsgen")/minfault
+rep=1
+while [ "$rep" -le "$repeats" ]; do
+	s=$seed
+	[ "$repeat_seed" = vary ] && s=$((seed + rep - 1))
+
+	# The floors of this repeat.
+	if [ -f "$test_ko" ]; then
+		insmod "$ko" "epc_pages=$epc_pages"
+		if insmod "$test_ko" 2>/dev/null && [ -r /sys/kernel/debug/isgx_emu_test/bench ]; then
+			cat /sys/kernel/debug/isgx_emu_test/bench >"$tmp/emu.txt"
+			rmmod isgx_emu_test
+			grep -q '^# bench failed' "$tmp/emu.txt" && die "emu bench: $(cat "$tmp/emu.txt")"
+			tag_lines "source=emu_bench,rep=$rep" <"$tmp/emu.txt" >>"$res"
+		fi
+		rmmod isgx
+	fi
+	[ -x "$minfault" ] && "$minfault" --tag="rep=$rep" >>"$res"
+
+	for policy in $policies; do
+		insmod "$ko" "epc_pages=$epc_pages" "policy=$policy"
+		for pattern in $patterns; do
+			for ratio in $ratios; do
+				n=$((n + 1))
+				echo "bench: [$n/$total] rep=$rep policy=$policy pattern=$pattern ratio=$ratio"
+				run_wsgen "$policy" "$rep" "$s" "$pattern" "$ratio"
+			done
+		done
+		for suite in $extra_suites; do
+			run_suite "$suite" "$policy" "$rep" "$s"
+		done
+		cp "$dbg/fault_latency" "$out/fault_latency/$policy-rep$rep.txt"
+		hist_percentiles "policy=$policy,rep=$rep,epc=$epc_pages" \
+			<"$out/fault_latency/$policy-rep$rep.txt" >>"$res"
+		rmmod isgx
+	done
+	rep=$((rep + 1))
+done
+echo "bench: $n wsgen runs done"

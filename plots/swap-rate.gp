@@ -1,16 +1,22 @@
-# plots/swap-rate.gp: swap-in throughput against WS/EPC per pattern and policy.
-set terminal pngcairo size 1400,900 font ",10"
+# plots/swap-rate.gp: swap-in throughput (pages loaded back per second of
+# access time) against WS/EPC per pattern and policy; error bars: sample
+# standard deviation over the repeats.
+# gnuplot -e "run='DIR'; out='FILE.png'; patterns='...'; policies='...'"
+set terminal pngcairo size 1400,900 font ",10" noenhanced
 set output out
-set multiplot layout 2,3 title "isgx: pages loaded (ELDU) per second of access time"
+if (!exists("patterns")) patterns = "zipf loop uniform hotcold scan"
+if (!exists("policies")) policies = "default fifo16"
+np = words(patterns)
+set multiplot layout (np > 3 ? 2 : 1), (np > 3 ? 3 : np) title "isgx: pages loaded (ELDU) per second of access time; mean and sd over repeats (TCG: read the ratios)"
 set xlabel "working set / EPC"
 set ylabel "pages/s"
 set grid
 set key top left
-if (!exists("patterns")) patterns = "zipf loop uniform hotcold scan"
-if (!exists("policies")) policies = "default fifo16"
+set offsets 0.1, 0.1, 0, 0
+set yrange [0:*]
 do for [pat in patterns] {
     set title pat
     plot for [pol in policies] sprintf("%s/plot-%s-%s.dat", run, pat, pol) \
-        using 1:3 with linespoints title pol
+        using 1:4:5 with yerrorlines title pol
 }
 unset multiplot

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Host unit tests of bench/benchlib.py, bench/compare, bench/summarize and
+bench/history, on synthetic runs (ctest unit.bench).  Run directly:
+python3 bench/tests/test_bench.py"""
+import math
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BENCH = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BENCH))
+import benchlib  # noqa: E402
+
+FLOORS = {"gcm_enc_4k": 160000, "gcm_dec_4k": 150000}
+
+
+def write_run(folder, runs, floors=FLOORS, meta=None, hist=None):
+    """A run folder: runs maps (policy, pattern) to a list of per-repeat
+    dicts of metric values (faults, min_faults, swap_in_rate, ...)."""
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    nreps = max(len(v) for v in runs.values())
+    for rep in range(1, nreps + 1):
+        for m, v in floors.items():
+            lines.append(f"metric={m} factors=source=emu_bench,rep={rep} value={v} unit=ns")
+    for (policy, pattern), reps in runs.items():
+        for rep, metrics in enumerate(reps, 1):
+            f = f"pattern={pattern},ratio=2.00,epc=256,accesses=3000,seed=1,policy={policy},rep={rep}"
+            for metric, value in metrics.items():
+                extra = ",capacity=206" if metric == "min_faults" else ""
+                lines.append(f"metric={metric} factors={f}{extra} value={value} unit=x")
+    (folder / "results.txt").write_text("# a comment line\n" + "\n".join(lines) + "\n")
+    meta = meta or {}
+    (folder / "metadata.txt").write_text(
+        "".join(f"{k}={v}\n" for k, v in {"commit": "abc1234", "date": "2026-12-03T07:00:00Z",
+                                          "config": "smoke", **meta}.items()))
+    if hist:
+        (folder / "fault_latency").mkdir(exist_ok=True)
+        for name, counts in hist.items():
+            (folder / "fault_latency" / f"{name}.txt").write_text(
+                "".join(f"lt_ns={1 << (i + 10)} count={c}\n" for i, c in enumerate(counts)))
+    return folder
+
+
+def reps(faults, rates, etrack=(0.09, 0.091, 0.089), mn=250):
+    return [{"faults": f, "min_faults": mn, "min_faults_bound": 190, "swap_in_rate": r,
+             "nr_evicted": 1400, "etrack_per_evicted": e, "access_time": 0.2}
+            for f, r, e in zip(faults, rates, etrack)]
+
+
+BASE = {("default", "zipf"): reps([470, 480, 475], [2000, 2100, 2050]),
+        ("fifo16", "zipf"): reps([610, 600, 620], [1700, 1750, 1800])}
+
+
+def run_tool(*args):
+    p = subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+class TDistribution(unittest.TestCase):
+    def test_betainc_against_binomial_sums(self):
+        # For integers, I_x(a, b) = P(Binomial(a + b - 1, x) >= a).
+        for a in (1, 2, 3, 7):
+            for b in (1, 2, 5, 9):
+                for x in (0.01, 0.2, 0.5, 0.77, 0.99):
+                    n = a + b - 1
+                    want = sum(math.comb(n, j) * x ** j * (1 - x) ** (n - j)
+                               for j in range(a, n + 1))
+                    self.assertAlmostEqual(benchlib.betainc(a, b, x), want, places=12,
+                                           msg=f"I_{x}({a},{b})")
+
+    def test_betainc_edges_and_errors(self):
+        self.assertEqual(benchlib.betainc(2, 3, 0), 0.0)
+        self.assertEqual(benchlib.betainc(2, 3, 1), 1.0)
+        self.assertAlmostEqual(benchlib.betainc(4.5, 4.5, 0.5), 0.5, places=14)
+        with self.assertRaises(ValueError):
+            benchlib.betainc(0, 1, 0.5)
+
+    def test_t_cdf_closed_forms(self):
+        for t in (-30, -3.1, -1, -0.2, 0, 0.5, 1, 2.5, 12.7, 400):
+            # df = 1: Cauchy.  df = 2: 1/2 + t / (2 sqrt(2 + t^2)).
+            self.assertAlmostEqual(benchlib.t_cdf(t, 1), 0.5 + math.atan(t) / math.pi, places=12)
+            self.assertAlmostEqual(benchlib.t_cdf(t, 2), 0.5 + t / (2 * math.sqrt(2 + t * t)),
+                                   places=12)
+
+    def test_t_cdf_table_values(self):
+        # Two-sided 5 % and 1 % critical values of Student's t tables.
+        for t, df, cdf in ((12.706205, 1, 0.975), (2.776445, 4, 0.975), (2.228139, 10, 0.975),
+                           (2.042272, 30, 0.975), (3.169273, 10, 0.995), (1.959964, 1e7, 0.975),
+                           (4.604095, 4, 0.995)):
+            self.assertAlmostEqual(benchlib.t_cdf(t, df), cdf, places=6, msg=f"t={t} df={df}")
+            self.assertAlmostEqual(benchlib.t_cdf(-t, df), 1 - cdf, places=6)
+
+    def test_welch_wikipedia_example(self):
+        # Wikipedia, "Welch's t-test", example 1: t = -2.46, df = 24.9, p = 0.021.
+        a1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0,
+              21.7, 21.4]
+        a2 = [27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9,
+              20.5, 24.4]
+        t, df, p = benchlib.welch(a2, a1)
+        self.assertAlmostEqual(t, -2.46, delta=0.005)
+        self.assertAlmostEqual(df, 24.9, delta=0.1)
+        self.assertAlmostEqual(p, 0.021, delta=0.0005)
+        t2, df2, p2 = benchlib.welch(a1, a2)
+        self.assertAlmostEqual(t2, -t)
+        self.assertAlmostEqual(p2, p)
+
+    def test_welch_degenerate(self):
+        self.assertEqual(benchlib.welch([3, 3, 3], [3, 3])[2], 1.0)
+        self.assertEqual(benchlib.welch([3, 3, 3], [4, 4])[2], 0.0)
+        with self.assertRaises(ValueError):
+            benchlib.welch([1], [1, 2])
+
+
+class Parsing(unittest.TestCase):
+    def test_parse_line(self):
+        r = benchlib.parse_line("metric=faults factors=a=1,b=x value=12.5 unit=pages")
+        self.assertEqual((r.metric, r.factors, r.value, r.unit),
+                         ("faults", {"a": "1", "b": "x"}, 12.5, "pages"))
+        self.assertIsNone(benchlib.parse_line("# comment"))
+        for bad in ("metric=x value=abc", "metric=x factors=a=1", "metric=x junk value=1",
+                    "metric=x factors=a value=1"):
+            with self.assertRaises(ValueError, msg=bad):
+                benchlib.parse_line(bad)
+
+    def test_tolerances(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = pathlib.Path(d) / "t.conf"
+            p.write_text("faults{pattern=loop} 0.5 lower\nfaults 0.1 lower\nmin_* - exact\n"
+                         "* - info\n")
+            tols = benchlib.read_tolerances(p)
+            k = (("pattern", "loop"),)
+            self.assertEqual(benchlib.match_tolerance(tols, "faults", k).rel, 0.5)
+            self.assertEqual(benchlib.match_tolerance(tols, "faults", (("pattern", "zipf"),)).rel,
+                             0.1)
+            self.assertEqual(benchlib.match_tolerance(tols, "min_faults", k).direction, "exact")
+            self.assertEqual(benchlib.match_tolerance(tols, "other", k).direction, "info")
+            for bad in ("faults 0.1\n", "faults x lower\n", "faults - lower\n",
+                        "faults 0.1 sideways\n", "faults -0.1 lower\n"):
+                p.write_text(bad)
+                with self.assertRaises(ValueError, msg=bad):
+                    benchlib.read_tolerances(p)
+
+    def test_project_tolerances_parse(self):
+        tols = benchlib.read_tolerances(BENCH / "tolerances.conf")
+        self.assertTrue(tols)
+        self.assertEqual(benchlib.match_tolerance(tols, "faults_over_min", ()).direction, "lower")
+
+
+class Compare(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = pathlib.Path(self.tmp.name)
+        self.base = write_run(self.d / "base", BASE)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def compare(self, cand_runs, project=False, **kw):
+        """bench/compare of the baseline and a candidate; the tolerances of
+        the test (fixed here, whatever the project's file says) unless
+        project is true."""
+        cand = write_run(self.d / "cand", cand_runs, **kw)
+        tols = self.d / "tolerances.conf"
+        tols.write_text("min_faults* - exact\nfaults_over_min 0.15 lower\n"
+                        "etrack_per_evicted 0.2 lower\nswap_rate_over_floor 0.35 higher\n* - info\n")
+        extra = [] if project else ["--tolerances", tols]
+        return run_tool(BENCH / "compare", self.base, cand, *extra)
+
+    def test_same_numbers_pass(self):
+        rc, out = self.compare({("default", "zipf"): reps([478, 471, 476], [2080, 1990, 2060]),
+                                ("fifo16", "zipf"): reps([605, 615, 612], [1760, 1690, 1790])})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("no regression", out)
+        self.assertNotIn("WORSE", out)
+
+    def test_doctored_worse_candidate_fails(self):
+        # The default policy's faults go up by 25 %, reproducibly: must fail.
+        rc, out = self.compare({("default", "zipf"): reps([590, 600, 595], [2050, 2000, 2100]),
+                                ("fifo16", "zipf"): BASE[("fifo16", "zipf")]})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("REGRESSION", out)
+        line = [x for x in out.splitlines() if x.startswith("faults_over_min")
+                and "policy=default" in x][0]
+        self.assertIn("WORSE", line)
+
+    def test_fifo16_as_candidate_of_default_fails(self):
+        # The baseline policy's numbers under the default policy's name,
+        # judged by the project's own tolerances.
+        rc, out = self.compare({("default", "zipf"): BASE[("fifo16", "zipf")],
+                                ("fifo16", "zipf"): BASE[("fifo16", "zipf")]}, project=True)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("WORSE", out)
+
+    def test_worse_but_not_significant_passes(self):
+        # Mean 20 % worse but the repeats scatter widely: not significant.
+        rc, out = self.compare({("default", "zipf"): reps([300, 900, 510], [2050, 2000, 2100]),
+                                ("fifo16", "zipf"): BASE[("fifo16", "zipf")]})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("not significant", out)
+
+    def test_better_passes(self):
+        rc, out = self.compare({("default", "zipf"): reps([380, 385, 390], [2050, 2000, 2100]),
+                                ("fifo16", "zipf"): BASE[("fifo16", "zipf")]})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("better", out)
+
+    def test_slower_swap_relative_to_floor_fails(self):
+        rc, out = self.compare({("default", "zipf"): reps([470, 480, 475], [1000, 1050, 1020]),
+                                ("fifo16", "zipf"): BASE[("fifo16", "zipf")]})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("swap_rate_over_floor", out.split("REGRESSION")[1])
+
+    def test_slower_host_is_not_a_regression(self):
+        # Everything half as fast, floors included: the ratios hold.
+        slow = {k: reps([r["faults"] for r in v], [r["swap_in_rate"] / 2 for r in v])
+                for k, v in BASE.items()}
+        rc, out = self.compare(slow, floors={k: 2 * v for k, v in FLOORS.items()})
+        self.assertEqual(rc, 0, out)
+
+    def test_exact_metric_differs_fails(self):
+        runs = {k: [dict(r, min_faults=251) for r in v] for k, v in BASE.items()}
+        rc, out = self.compare(runs)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("DIFFERS", out)
+
+    def test_missing_group_fails_new_group_passes(self):
+        rc, out = self.compare({("default", "zipf"): BASE[("default", "zipf")]})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("MISSING", out)
+        runs = dict(BASE)
+        runs[("seed", "zipf")] = BASE[("default", "zipf")]
+        rc, out = self.compare(runs)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("new", out)
+
+    def test_bad_input(self):
+        rc, out = run_tool(BENCH / "compare", self.base, self.d / "nonexistent")
+        self.assertEqual(rc, 2, out)
+        self.assertIn("no results file", out)
+        bad = self.d / "bad"
+        bad.mkdir()
+        (bad / "results.txt").write_text("metric=faults value=many unit=x\n")
+        rc, out = run_tool(BENCH / "compare", self.base, bad)
+        self.assertEqual(rc, 2, out)
+        self.assertIn("results.txt:1", out)
+
+
+class SummarizeAndHistory(unittest.TestCase):
+    def test_summary_and_plot_data(self):
+        with tempfile.TemporaryDirectory() as d:
+            run = write_run(pathlib.Path(d) / "r", BASE,
+                            hist={"default-rep1": [0, 5, 90, 4, 1], "default-rep2": [0, 5, 90, 4, 1]})
+            rc, out = run_tool(BENCH / "summarize", run)
+            self.assertEqual(rc, 0, out)
+            summary = (run / "summary.txt").read_text()
+            self.assertIn("repeats: 3", summary)
+            # default/zipf: faults 470, 480, 475 over MIN 250.
+            fmin = [f / 250 for f in (470, 480, 475)]
+            line = [x for x in summary.splitlines() if x.startswith("default  zipf")][0]
+            self.assertIn(f"{benchlib.mean(fmin):.2f}±{benchlib.stddev(fmin):.2f}", line)
+            cols = (run / "plot-zipf-default.dat").read_text().splitlines()[1].split()
+            self.assertAlmostEqual(float(cols[1]), benchlib.mean(fmin))
+            self.assertAlmostEqual(float(cols[2]), benchlib.stddev(fmin))
+            # swap rate over floor: 2050 pages/s over 1e9 / 310000 ns.
+            self.assertAlmostEqual(float(cols[9]), 2050 / (1e9 / 310000))
+            cdf = (run / "plot-latency-default.dat").read_text().splitlines()
+            self.assertEqual(cdf[-1].split()[1], "1.000000")
+            self.assertIn("p50 <       4096 ns  p99 <       8192 ns", summary)
+
+    def test_summary_flags_impossible_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs = {("default", "zipf"): reps([150, 480, 475], [2000, 2100, 2050])}
+            run = write_run(pathlib.Path(d) / "r", runs)
+            rc, out = run_tool(BENCH / "summarize", run)
+            self.assertEqual(rc, 0, out)
+            self.assertIn("IMPOSSIBLE: 1 run(s)", out)
+
+    def test_history_line_and_plot(self):
+        with tempfile.TemporaryDirectory() as d:
+            run = write_run(pathlib.Path(d) / "r", BASE)
+            rc, out = run_tool(BENCH / "history", "line", run)
+            self.assertEqual(rc, 0, out)
+            fields = dict(t.split("=", 1) for t in out.split())
+            self.assertEqual(fields["commit"], "abc1234")
+            self.assertEqual(fields["repeats"], "3")
+            m, s = map(float, fields["fmin.zipf.fifo16.2.00"].split(":"))
+            self.assertAlmostEqual(m, 610 / 250, places=4)
+            hist = pathlib.Path(d) / "h.txt"
+            hist.write_text(out + out)
+            rc, out = run_tool(BENCH / "history", "plot", hist, pathlib.Path(d) / "p", run)
+            self.assertEqual(rc, 0, out)
+            dat = (pathlib.Path(d) / "p" / "history-fmin.dat").read_text().splitlines()
+            self.assertEqual(len(dat), 4)
+            self.assertTrue(dat[3].startswith("this-run"))
+
+
+if __name__ == "__main__":
+    unittest.main()
