@@ -100,8 +100,10 @@ static void isgx_encl_release(struct kref *ref)
 	}
 	xa_destroy(&encl->pages);
 	/* An evicted SECS needs no EREMOVE: only its version goes. */
-	if (encl->secs)
+	if (encl->secs) {
 		isgx_epc_free(encl->secs);
+		isgx_proc_charge(encl->proc, -1);
+	}
 	isgx_va_slot_put(&encl->secs_slot);
 	if (encl->backing)
 		fput(encl->backing);
@@ -382,9 +384,15 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 	}
 	if (IS_ERR(epc) && may_retry) {
 		if (!(vmf->flags & FAULT_FLAG_RETRY_NOWAIT)) {
+			/* Without the mmap_lock only a reference keeps the enclave. */
+			kref_get(&encl->refcount);
 			mmap_read_unlock(vmf->vma->vm_mm);
+			/* Always sleep: the retry must not spin on a stuck limit. */
 			if (isgx_pager_make_room(encl) == 0)
 				isgx_pager_wait_free();
+			else
+				schedule_timeout_killable(HZ / 50);
+			isgx_encl_put(encl);
 		}
 		return VM_FAULT_RETRY;
 	}
@@ -463,8 +471,6 @@ struct isgx_around {
 	struct isgx_backing backing;
 };
 
-#define ISGX_AROUND_MAX		64
-
 /*
  * After a fault loaded the page at @addr, and the one before it was the
  * last page loaded by a fault: load the evicted REG pages that follow, up
@@ -485,7 +491,7 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 		return;
 	}
 	encl->last_fault = idx;
-	a = kmalloc_array(want, sizeof(*a), GFP_NOWAIT | __GFP_NOWARN);
+	a = kmalloc_array(want, sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return;
 	end = min(vma->vm_end, encl->base + encl->size);

@@ -168,12 +168,17 @@ static long isgx_ioc_create(struct file *file, void __user *arg)
 	if (ret)
 		goto err_unmap;
 
+	/* The SECS counts against max_pages_per_process too. */
+	ret = isgx_pager_make_room(encl);
+	if (ret)
+		goto err_unmap;
 	epc = isgx_epc_alloc(encl);
 	if (IS_ERR(epc)) {
 		ret = PTR_ERR(epc);
 		goto err_unmap;
 	}
 	encl->secs = epc;
+	isgx_proc_charge(encl->proc, 1);
 	pginfo.contents = (unsigned long)secs;
 	pginfo.metadata = (unsigned long)&secinfo;
 	ret = __ecreate(&pginfo, epc->va);

@@ -255,7 +255,7 @@ MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (def
 module_param_cb(high_mark, &isgx_pager_param_ops, &high_mark, 0644);
 MODULE_PARM_DESC(high_mark, "kisgxswapd sleeps above this many free EPC pages (default: twice low_mark)");
 module_param_cb(min_mark, &isgx_pager_param_ops, &min_mark, 0644);
-MODULE_PARM_DESC(min_mark, "Below this many free EPC pages an allocation reclaims itself too (default: low_mark / 2)");
+MODULE_PARM_DESC(min_mark, "Below this many free EPC pages an allocation reclaims itself too (0 at load: low_mark / 2)");
 module_param_cb(fault_around, &isgx_pager_param_ops, &fault_around, 0644);
 MODULE_PARM_DESC(fault_around, "Evicted pages after a sequential fault loaded with it (0..64, default 8)");
 
@@ -375,6 +375,9 @@ static struct isgx_epc_page *isgx_epc_try_alloc(void *owner)
 	return epc;
 }
 
+/* Bit 0: a faulting thread is reclaiming because of the min mark. */
+static unsigned long isgx_min_reclaimer;
+
 /* No page was free: reclaim directly, counted as a stall. */
 static unsigned long isgx_alloc_stall(bool force)
 {
@@ -407,11 +410,17 @@ struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
 	 * (one pass) when the free count is below the min mark.
 	 */
 	for (i = 0; i < 2 && !isgx_policy_baseline(); i++) {
-		if (!IS_ERR(epc) && (i || isgx_epc_nr_free() >= isgx_min_mark()))
+		if (!IS_ERR(epc)) {
+			/* Below the min mark: one helping pass, one thread at a time. */
+			if (!i && isgx_epc_nr_free() < isgx_min_mark() &&
+			    !test_and_set_bit(0, &isgx_min_reclaimer)) {
+				isgx_alloc_stall(false);
+				clear_bit_unlock(0, &isgx_min_reclaimer);
+			}
 			break;
+		}
 		isgx_alloc_stall(i == 1);
-		if (IS_ERR(epc))
-			epc = isgx_epc_try_alloc(owner);
+		epc = isgx_epc_try_alloc(owner);
 	}
 	if (IS_ERR(epc)) {
 		wake_up(&isgx_pager.swapd_wq);
@@ -860,6 +869,7 @@ static void isgx_encl_secs_evict(struct isgx_encl *encl)
 	isgx_backing_put(&b, true);
 	isgx_va_slot_unpin(&slot);
 	isgx_epc_release_evicted(encl->secs);
+	isgx_proc_charge(encl->proc, -1);
 	encl->secs = NULL;
 	encl->secs_slot = slot;
 	isgx_stat_inc(nr_secs_evicted);
@@ -906,6 +916,7 @@ int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc)
 	isgx_va_slot_put(&encl->secs_slot);
 	epc->owner = encl;
 	encl->secs = epc;
+	isgx_proc_charge(encl->proc, 1);
 	isgx_stat_inc(nr_secs_loaded);
 	/* Without it the model would see nobody inside: then EWB is lax. */
 	if (!isgx_encls_hw && isgx_emu_encl_add_mm(encl->secs->va, encl->mm))
@@ -1107,7 +1118,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 	unsigned long n, i, first, last, nr_evicted = 0;
 	struct isgx_victim *v;
 
-	v = kmalloc_array(nr_to_scan, sizeof(*v), GFP_KERNEL);
+	v = kvmalloc_array(nr_to_scan, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return 0;
 	trace_reclaim_begin(nr_to_scan, isgx_epc_nr_free());
@@ -1186,7 +1197,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 	 */
 	for (i = 0; i < n; i++)
 		isgx_encl_put(v[i].encl);
-	kfree(v);
+	kvfree(v);
 	trace_reclaim_end(n, nr_evicted);
 	return nr_evicted;
 }

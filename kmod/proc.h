@@ -17,7 +17,7 @@ struct mm_struct;
  * @refcount:	one per enclave of the process
  * @mm:		the key; the enclaves holding the account mmgrab() it
  * @tgid:	the process, for debugfs
- * @nr_pages:	resident REG and TCS pages of its enclaves
+ * @nr_pages:	resident pages of its enclaves (SECS, REG and TCS)
  */
 struct isgx_proc {
 	struct list_head link;

@@ -58,6 +58,9 @@ MODULE_PARM_DESC(va_max_pages, "VA pages kept in the EPC before full ones are ev
  *		wait_var_event())
  * @id:		its place in the pool's backing file while evicted, else -1
  * @own:	the slot holding its version while evicted
+ * @nr_versions: slots holding versions of evicted VA pages; such a page
+ *		is never evicted, so loading a VA page never needs another
+ *		loaded first; isgx_va_lock
  *
  * @epc_page is NULL while the page is evicted; isgx_va_lock.
  */
@@ -71,6 +74,7 @@ struct isgx_va_page {
 	bool busy;
 	int id;
 	struct isgx_va_slot own;
+	unsigned int nr_versions;
 };
 
 static u64 isgx_va_power_gen(void)
@@ -171,6 +175,11 @@ static void isgx_va_page_free(struct isgx_va_page *va)
 	if (va->epc_page)
 		isgx_epc_free(va->epc_page);
 	/* Evicted: its sealed copy is garbage now, only its version goes. */
+	if (va->own.page) {
+		mutex_lock(&isgx_va_lock);
+		va->own.page->nr_versions--;
+		mutex_unlock(&isgx_va_lock);
+	}
 	isgx_va_slot_put(&va->own);
 	if (va->id >= 0)
 		ida_free(&isgx_va_ids, va->id);
@@ -250,6 +259,7 @@ static int isgx_va_page_evict(struct isgx_va_page *va)
 	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
 	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
 	struct isgx_va_slot own = {};
+	struct isgx_epc_page *epc;
 	struct isgx_backing b;
 	int id, ret;
 
@@ -276,10 +286,13 @@ static int isgx_va_page_evict(struct isgx_va_page *va)
 	memcpy(page_address(b.pcmd), &pcmd, sizeof(pcmd));
 	isgx_backing_put(&b, true);
 	isgx_va_slot_unpin(&own);
-	isgx_epc_release_evicted(va->epc_page);
+	epc = va->epc_page;
 	mutex_lock(&isgx_va_lock);
 	va->epc_page = NULL;
+	/* Its version's page is never evicted while it holds one: depth 1. */
+	own.page->nr_versions++;
 	mutex_unlock(&isgx_va_lock);
+	isgx_epc_release_evicted(epc);
 	va->own = own;
 	va->id = id;
 	isgx_stat_inc(nr_va_evicted);
@@ -308,7 +321,7 @@ static int isgx_va_page_load(struct isgx_va_page *va)
 	ret = isgx_va_backing_get(va->id, &b);
 	if (ret)
 		goto err_epc;
-	/* Its own version may be in an evicted VA page too. */
+	/* Its version's page is resident: it holds one (nr_versions). */
 	ret = isgx_va_slot_pin(&va->own);
 	if (ret) {
 		isgx_backing_put(&b, false);
@@ -328,6 +341,7 @@ static int isgx_va_page_load(struct isgx_va_page *va)
 	}
 	mutex_lock(&isgx_va_lock);
 	va->epc_page = epc;
+	va->own.page->nr_versions--;
 	mutex_unlock(&isgx_va_lock);
 	isgx_va_slot_put(&va->own);
 	ida_free(&isgx_va_ids, va->id);
@@ -456,10 +470,10 @@ void isgx_va_reclaim(void)
 
 		mutex_lock(&isgx_va_lock);
 		if (isgx_va_resident > max) {
+			/* The full ones are at the tail; few pages: scan them all. */
 			list_for_each_entry_reverse(va, &isgx_va_list, list) {
-				if (va->nr_used < SGX_VA_SLOT_COUNT)
-					break;	/* the full ones are at the tail */
-				if (!va->busy && !va->nr_pinned &&
+				if (va->nr_used == SGX_VA_SLOT_COUNT && !va->busy &&
+				    !va->nr_pinned && !va->nr_versions &&
 				    va->power_gen == isgx_va_power_gen()) {
 					found = va;
 					break;
