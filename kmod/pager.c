@@ -114,6 +114,8 @@ static bool isgx_encls_gp(int ret)
 #define ISGX_EPC_RESERVE		2
 /* Direct reclaim passes before an allocation gives up (all but two forced). */
 #define ISGX_DIRECT_RECLAIM_TRIES	64
+/* Pages a faulting thread evicts in one direct reclaim pass at most. */
+#define ISGX_FAULT_BATCH		16UL
 /* EWB tries on SGX_NOT_TRACKED, each after a new ETRACK and IPI. */
 #define ISGX_EWB_TRIES			3
 
@@ -378,12 +380,17 @@ static struct isgx_epc_page *isgx_epc_try_alloc(void *owner)
 /* Bit 0: a faulting thread is reclaiming because of the min mark. */
 static unsigned long isgx_min_reclaimer;
 
-/* No page was free: reclaim directly, counted as a stall. */
-static unsigned long isgx_alloc_stall(bool force)
+/*
+ * Reclaim directly, counted as a stall.  A fault pays for its pass in
+ * latency: it evicts a small batch (@fault), kisgxswapd the large ones.
+ */
+static unsigned long isgx_alloc_stall(bool force, bool fault)
 {
+	unsigned long nr = isgx_batch();
+
 	trace_alloc_stall(isgx_epc_nr_free());
 	isgx_stat_inc(nr_alloc_stalls);
-	return isgx_pager_reclaim(isgx_batch(), force);
+	return isgx_pager_reclaim(fault ? min(nr, ISGX_FAULT_BATCH) : nr, force);
 }
 
 /**
@@ -414,12 +421,12 @@ struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
 			/* Below the min mark: one helping pass, one thread at a time. */
 			if (!i && isgx_epc_nr_free() < isgx_min_mark() &&
 			    !test_and_set_bit(0, &isgx_min_reclaimer)) {
-				isgx_alloc_stall(false);
+				isgx_alloc_stall(false, true);
 				clear_bit_unlock(0, &isgx_min_reclaimer);
 			}
 			break;
 		}
-		isgx_alloc_stall(i == 1);
+		isgx_alloc_stall(i == 1, true);
 		epc = isgx_epc_try_alloc(owner);
 	}
 	if (IS_ERR(epc)) {
@@ -460,7 +467,7 @@ struct isgx_epc_page *isgx_epc_alloc(void *owner)
 	for (i = 0; IS_ERR(epc) && i < ISGX_DIRECT_RECLAIM_TRIES; i++) {
 		if (fatal_signal_pending(current))
 			break;
-		if (!isgx_alloc_stall(i >= 2) && i >= 2)
+		if (!isgx_alloc_stall(i >= 2, false) && i >= 2)
 			schedule_timeout_uninterruptible(1);
 		epc = isgx_epc_try_alloc(owner);
 	}
