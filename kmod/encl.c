@@ -564,6 +564,8 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 	 */
 	for (;;) {
 		if (page->flags & ISGX_PAGE_RECLAIMING) {
+			/* The reclaimer writes it next. */
+			page->flags |= ISGX_PAGE_WANTED;
 			mutex_unlock(&encl->lock);
 			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
 			mutex_lock(&encl->lock);

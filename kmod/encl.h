@@ -30,7 +30,8 @@
  * @epc_page:	the EPC page holding it, NULL while evicted; encl->lock
  * @encl:	the enclave; fixed
  * @va_slot:	the slot holding its version while evicted; encl->lock
- * @flags:	ISGX_PAGE_RECLAIMING from EBLOCK until its EWB is done or
+ * @flags:	ISGX_PAGE_WANTED while a fault waits for its EWB;
+ *		ISGX_PAGE_RECLAIMING from EBLOCK until its EWB is done or
  *		given up; encl->lock (waited on with wait_var_event())
  */
 struct isgx_encl_page {
@@ -44,6 +45,7 @@ struct isgx_encl_page {
 
 /* isgx_encl_page.flags */
 #define ISGX_PAGE_RECLAIMING	BIT(0)
+#define ISGX_PAGE_WANTED	BIT(1)	/* a fault waits for its EWB */
 
 /**
  * struct isgx_encl - an enclave

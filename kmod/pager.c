@@ -52,7 +52,10 @@
  *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
  *      from the shared pool.  SGX_NOT_TRACKED climbs a ladder (ETRACK and
  *      IPI again, then retry) instead of being fatal; any other failure
- *      puts the page back on the LRU, counted, never BUG.
+ *      puts the page back on the LRU, counted, never BUG.  The enclave's
+ *      lock is given up every few EWBs, so that its faults go on, and a
+ *      victim a fault waits for is written next: a fault on a page being
+ *      evicted waits for a few EWBs, not for the whole batch.
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
  * watermark, then reclaims in batches until it is above the high one.  An
@@ -116,6 +119,8 @@ static bool isgx_encls_gp(int ret)
 #define ISGX_DIRECT_RECLAIM_TRIES	64
 /* Pages a faulting thread evicts in one direct reclaim pass at most. */
 #define ISGX_FAULT_BATCH		16UL
+/* EWBs between two drops of encl->lock in a batch. */
+#define ISGX_EWB_PER_LOCK		8
 /* EWB tries on SGX_NOT_TRACKED, each after a new ETRACK and IPI. */
 #define ISGX_EWB_TRIES			3
 
@@ -377,7 +382,7 @@ static struct isgx_epc_page *isgx_epc_try_alloc(void *owner)
 	return epc;
 }
 
-/* Bit 0: a faulting thread is reclaiming because of the min mark. */
+/* Bit 0: a faulting thread is reclaiming (min mark, or nothing free). */
 static unsigned long isgx_min_reclaimer;
 
 /*
@@ -399,8 +404,8 @@ static unsigned long isgx_alloc_stall(bool force, bool fault)
  *
  * A faulting thread holds its mmap_lock, which reclaim needs for the
  * PTEs of that mm (it only try-locks it), and a writer queued on it would
- * stop every reclaim of this mm: so it tries at most one plain and one
- * forced pass, and if they do not free a page, it lets kisgxswapd work.
+ * stop every reclaim of this mm: so at most one faulting thread at a
+ * time evicts a small batch, and the others let kisgxswapd work.
  *
  * Context: process context, mmap_lock held, no enclave lock held.
  * Return: the page, or ERR_PTR(-EAGAIN): wake kisgxswapd, give the
@@ -409,25 +414,21 @@ static unsigned long isgx_alloc_stall(bool force, bool fault)
 struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
 {
 	struct isgx_epc_page *epc = isgx_epc_try_alloc(owner);
-	int i;
 
 	/*
 	 * The baselines never reclaim in a fault, as the drivers they
-	 * model; the default policy does when no page is free, and also
-	 * (one pass) when the free count is below the min mark.
+	 * model.  The default policy lets one faulting thread at a time
+	 * evict a small batch when the free count is below the min mark (or
+	 * nothing is free); the others, and it when that freed nothing for
+	 * it, wait for kisgxswapd.
 	 */
-	for (i = 0; i < 2 && !isgx_policy_baseline(); i++) {
-		if (!IS_ERR(epc)) {
-			/* Below the min mark: one helping pass, one thread at a time. */
-			if (!i && isgx_epc_nr_free() < isgx_min_mark() &&
-			    !test_and_set_bit(0, &isgx_min_reclaimer)) {
-				isgx_alloc_stall(false, true);
-				clear_bit_unlock(0, &isgx_min_reclaimer);
-			}
-			break;
-		}
-		isgx_alloc_stall(i == 1, true);
-		epc = isgx_epc_try_alloc(owner);
+	if (!isgx_policy_baseline() &&
+	    (IS_ERR(epc) || isgx_epc_nr_free() < isgx_min_mark()) &&
+	    !test_and_set_bit(0, &isgx_min_reclaimer)) {
+		isgx_alloc_stall(false, true);
+		clear_bit_unlock(0, &isgx_min_reclaimer);
+		if (IS_ERR(epc))
+			epc = isgx_epc_try_alloc(owner);
 	}
 	if (IS_ERR(epc)) {
 		wake_up(&isgx_pager.swapd_wq);
@@ -761,10 +762,30 @@ static void isgx_encl_track(struct isgx_encl *encl)
 	migrate_enable();
 }
 
+/*
+ * The blocked victim of @v[first..last) to write next: one a fault waits
+ * for, else the first.  encl->lock held.
+ */
+static unsigned long isgx_victim_next(struct isgx_victim *v, unsigned long first,
+				      unsigned long last)
+{
+	unsigned long i, next = last;
+
+	for (i = first; i < last; i++) {
+		if (!v[i].blocked)
+			continue;
+		if (v[i].page->flags & ISGX_PAGE_WANTED)
+			return i;
+		if (next == last)
+			next = i;
+	}
+	return next;
+}
+
 /* The victim's EWB is done or given up: let waiting faults go on. */
 static void isgx_victim_done(struct isgx_victim *v)
 {
-	v->page->flags &= ~ISGX_PAGE_RECLAIMING;
+	v->page->flags &= ~(ISGX_PAGE_RECLAIMING | ISGX_PAGE_WANTED);
 	/* Pairs with the waiter's flag check after it queued itself. */
 	smp_mb();
 	wake_up_var(v->page);
@@ -1122,7 +1143,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 					     struct isgx_pick *pick)
 {
 	bool two_lists = READ_ONCE(policy) == ISGX_POLICY_DEFAULT;
-	unsigned long n, i, first, last, nr_evicted = 0;
+	unsigned long n, i, k, first, last, nr_evicted = 0;
 	struct isgx_victim *v;
 
 	v = kvmalloc_array(nr_to_scan, sizeof(*v), GFP_KERNEL);
@@ -1169,16 +1190,27 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 			v[i].has_backing = v[i].blocked &&
 					   !isgx_backing_get(encl, v[i].page, &v[i].backing);
 
-		/* ETRACK and EWB under encl->lock: no other ENCLS on this SECS. */
+		/*
+		 * ETRACK and EWB under encl->lock, given up every few EWBs so
+		 * that faults of the enclave go on, and a page a fault waits
+		 * for is written next (the tracking cycle stays valid).
+		 */
 		mutex_lock(&encl->lock);
 		isgx_encl_track(encl);
-		for (i = first; i < last; i++) {
-			if (v[i].blocked && isgx_victim_write(&v[i])) {
+		for (k = 0; k < nr_blocked; k++) {
+			i = isgx_victim_next(v, first, last);
+			v[i].blocked = false;
+			if (isgx_victim_write(&v[i])) {
 				isgx_proc_charge(encl->proc, -1);
 				encl->nr_resident--;
 				isgx_epc_release_evicted(v[i].epc);
 				nr_evicted++;
 				v[i].epc = NULL;
+			}
+			if ((k + 1) % ISGX_EWB_PER_LOCK == 0 && k + 1 < nr_blocked) {
+				mutex_unlock(&encl->lock);
+				cond_resched();
+				mutex_lock(&encl->lock);
 			}
 		}
 		isgx_encl_secs_evict(encl);
