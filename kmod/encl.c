@@ -472,8 +472,8 @@ struct isgx_around {
 };
 
 /*
- * After a fault loaded the page at @addr, and the one before it was the
- * last page loaded by a fault: load the evicted REG pages that follow, up
+ * After a fault loaded the page at @addr, and the two pages before it were
+ * the last ones loaded by faults: load the evicted REG pages that follow, up
  * to fault_around of them, within the VMA, in EPC pages that are spare
  * (never reclaiming) and within the process's limit; map each.  Called
  * and returns with encl->lock held; drops it for the allocation and the
@@ -486,11 +486,14 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 	unsigned int want = isgx_pager_fault_around(), n = 0, i;
 	struct isgx_around *a;
 
-	if (!want || idx != encl->last_fault + 1) {
-		encl->last_fault = idx;
-		return;
-	}
+	/*
+	 * Two loads in a row are not a run: a record across a page boundary
+	 * gives them.  Three are.
+	 */
+	encl->seq_faults = idx == encl->last_fault + 1 ? encl->seq_faults + 1 : 0;
 	encl->last_fault = idx;
+	if (!want || encl->seq_faults < 2)
+		return;
 	a = kmalloc_array(want, sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return;

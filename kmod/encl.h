@@ -63,6 +63,8 @@ struct isgx_encl_page {
  * @proc:	the EPC account of that process; fixed
  * @last_fault:	page index of the last fault that loaded a page, to see
  *		sequential faults for fault-around; encl->lock
+ * @seq_faults:	loads in a row, each at the page after the one before;
+ *		encl->lock
  * @secs:	EPC page of the SECS, NULL while it is evicted (only an
  *		initialised enclave with no resident page loses it);
  *		encl->lock
@@ -87,6 +89,7 @@ struct isgx_encl {
 	struct mm_struct *mm;
 	struct isgx_proc *proc;
 	unsigned long last_fault;
+	unsigned int seq_faults;
 	struct isgx_epc_page *secs;
 	struct isgx_va_slot secs_slot;
 	unsigned long nr_resident;

@@ -71,10 +71,10 @@
  * evicted by the pool itself (va.c), from kisgxswapd, when more than
  * va_max_pages are resident.
  *
- * Coming back.  A fault loads its page with ELDU; when the page before it
- * was the last one a fault loaded (a sequential run), it also loads up to
- * fault_around evicted pages after it, into spare pages only (never below
- * the low mark, never reclaiming), and maps them.
+ * Coming back.  A fault loads its page with ELDU; when the two pages
+ * before it were the last ones faults loaded (a sequential run), it also
+ * loads up to fault_around evicted pages after it, into spare pages only
+ * (never below the low mark, never reclaiming), and maps them.
  *
  * Locks, outside in: mmap_lock of an enclave's mm (only ever try-locked
  * here, since a faulting thread may reclaim while holding its own), then
