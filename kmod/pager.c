@@ -526,11 +526,25 @@ static loff_t isgx_pcmd_offset(struct isgx_encl *encl, struct isgx_encl_page *pa
 int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
 		     struct isgx_backing *b)
 {
-	struct address_space *mapping = encl->backing->f_mapping;
-	loff_t pcmd = isgx_pcmd_offset(encl, page);
+	return isgx_backing_read(encl->backing, isgx_backing_index(encl, page),
+				 isgx_pcmd_offset(encl, page), b);
+}
 
-	b->contents = shmem_read_mapping_page_gfp(mapping, isgx_backing_index(encl, page),
-						  mapping_gfp_mask(mapping));
+/**
+ * isgx_backing_read() - read in a sealed page and its PCMD from shmem
+ * @file:	a shmem backing file
+ * @index:	page index of the sealed contents
+ * @pcmd:	byte offset of the PCMD
+ * @b:		filled with references to both pages
+ *
+ * Context: process context, may sleep (shmem may read from swap).
+ * Return: 0 or the shmem error.
+ */
+int isgx_backing_read(struct file *file, pgoff_t index, loff_t pcmd, struct isgx_backing *b)
+{
+	struct address_space *mapping = file->f_mapping;
+
+	b->contents = shmem_read_mapping_page_gfp(mapping, index, mapping_gfp_mask(mapping));
 	if (IS_ERR(b->contents))
 		return PTR_ERR(b->contents);
 	b->pcmd = shmem_read_mapping_page_gfp(mapping, pcmd >> PAGE_SHIFT,
@@ -839,19 +853,9 @@ static bool isgx_victim_write(struct isgx_victim *v)
 /* The backing pages of an evicted SECS: see isgx_encl_secs_backing_index(). */
 static int isgx_secs_backing_get(struct isgx_encl *encl, struct isgx_backing *b)
 {
-	struct address_space *mapping = encl->backing->f_mapping;
 	pgoff_t index = isgx_encl_secs_backing_index(encl);
 
-	b->contents = shmem_read_mapping_page_gfp(mapping, index, mapping_gfp_mask(mapping));
-	if (IS_ERR(b->contents))
-		return PTR_ERR(b->contents);
-	b->pcmd = shmem_read_mapping_page_gfp(mapping, index + 1, mapping_gfp_mask(mapping));
-	if (IS_ERR(b->pcmd)) {
-		put_page(b->contents);
-		return PTR_ERR(b->pcmd);
-	}
-	b->pcmd_offset = 0;
-	return 0;
+	return isgx_backing_read(encl->backing, index, (loff_t)(index + 1) << PAGE_SHIFT, b);
 }
 
 /*

@@ -9,6 +9,7 @@
 
 struct isgx_encl;
 struct isgx_encl_page;
+struct file;
 struct page;
 
 /**
@@ -25,6 +26,7 @@ struct isgx_backing {
 
 int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
 		     struct isgx_backing *b);
+int isgx_backing_read(struct file *file, pgoff_t index, loff_t pcmd, struct isgx_backing *b);
 void isgx_backing_put(struct isgx_backing *b, bool dirty);
 
 struct isgx_epc_page *isgx_epc_alloc(void *owner);

@@ -226,7 +226,6 @@ void isgx_va_slot_put(struct isgx_va_slot *slot)
 /* The backing pages of evicted VA page @id, made on first use. */
 static int isgx_va_backing_get(int id, struct isgx_backing *b)
 {
-	struct address_space *mapping;
 
 	mutex_lock(&isgx_va_lock);
 	if (!isgx_va_backing) {
@@ -240,17 +239,7 @@ static int isgx_va_backing_get(int id, struct isgx_backing *b)
 		isgx_va_backing = f;
 	}
 	mutex_unlock(&isgx_va_lock);
-	mapping = isgx_va_backing->f_mapping;
-	b->contents = shmem_read_mapping_page_gfp(mapping, 2 * id, mapping_gfp_mask(mapping));
-	if (IS_ERR(b->contents))
-		return PTR_ERR(b->contents);
-	b->pcmd = shmem_read_mapping_page_gfp(mapping, 2 * id + 1, mapping_gfp_mask(mapping));
-	if (IS_ERR(b->pcmd)) {
-		put_page(b->contents);
-		return PTR_ERR(b->pcmd);
-	}
-	b->pcmd_offset = 0;
-	return 0;
+	return isgx_backing_read(isgx_va_backing, 2 * id, (loff_t)(2 * id + 1) << PAGE_SHIFT, b);
 }
 
 /* EWB of a full VA page; @va is busy, so nobody else touches it. */
