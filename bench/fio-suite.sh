@@ -31,7 +31,6 @@ ramp=${ISGX_FIO_RAMP:-1}
 seed=${ISGX_FIO_SEED:-1}
 jobs=${ISGX_FIO_JOBS:-$(for f in "$jobdir"/*.fio; do basename "$f" .fio; done)}
 verify_job="$here/../workloads/fio/verify.fio"
-dbg=/sys/kernel/debug/isgx
 
 case $epc in '' | *[!0-9]*) die "EPC_PAGES must be a number, not '$epc'" ;; esac
 [ -f "$engine" ] || die "no ioengine at $engine (build the isgx_fio target)"
@@ -39,24 +38,14 @@ command -v fio >/dev/null || die "fio is not installed"
 for j in $jobs; do
 	[ -f "$jobdir/$j.fio" ] || die "no job file $jobdir/$j.fio"
 done
-for r in $ratios; do
-	awk -v r="$r" 'BEGIN { exit !(r + 0 > 0 && r + 0 <= 16) }' ||
-		die "ratio '$r' must be a number in (0, 16]"
-done
+# shellcheck source=bench/module.sh
+. "$here/module.sh"
+# shellcheck disable=SC2086	# a list of ratios
+check_ratios $ratios
 mkdir -p "$out/fio"
 res="$out/results.txt"
 
-loaded_here=0
-# A module this script loaded goes away again, also when it fails.
-trap '[ "$loaded_here" = 0 ] || rmmod isgx' EXIT
-if [ ! -d /sys/module/isgx ]; then
-	insmod "$ko" "epc_pages=$epc" || die "insmod $ko failed"
-	loaded_here=1
-fi
-[ -r "$dbg/nr_total_pages" ] || die "$dbg is not readable (debugfs not mounted, or not root)"
-total=$(cat "$dbg/nr_total_pages")
-[ "$total" = "$epc" ] || die "isgx is loaded with $total EPC pages, not $epc"
-policy=$(cat /sys/module/isgx/parameters/policy)
+use_module "$ko" "$epc"
 
 # run_fio JOBFILE JSON SIZE: fio with the job's environment.
 run_fio() {

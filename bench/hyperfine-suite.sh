@@ -27,7 +27,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 runs=${ISGX_HF_RUNS:-5}
 warmup=${ISGX_HF_WARMUP:-1}
 eextends=${ISGX_HF_EEXTEND:-1 0}
-dbg=/sys/kernel/debug/isgx
 
 case $epc in '' | *[!0-9]*) die "EPC_PAGES must be a number, not '$epc'" ;; esac
 case $runs in '' | *[!0-9]* | 0) die "ISGX_HF_RUNS must be a positive number" ;; esac
@@ -37,24 +36,14 @@ command -v hyperfine >/dev/null || die "hyperfine is not installed"
 for x in $eextends; do
 	case $x in 0 | 1) ;; *) die "ISGX_HF_EEXTEND takes 1 and/or 0, not '$x'" ;; esac
 done
-for r in $ratios; do
-	awk -v r="$r" 'BEGIN { exit !(r + 0 > 0 && r + 0 <= 16) }' ||
-		die "ratio '$r' must be a number in (0, 16]"
-done
+# shellcheck source=bench/module.sh
+. "$here/module.sh"
+# shellcheck disable=SC2086	# a list of ratios
+check_ratios $ratios
 mkdir -p "$out/hyperfine"
 res="$out/results.txt"
 
-loaded_here=0
-# A module this script loaded goes away again, also when it fails.
-trap '[ "$loaded_here" = 0 ] || rmmod isgx' EXIT
-if [ ! -d /sys/module/isgx ]; then
-	insmod "$ko" "epc_pages=$epc" || die "insmod $ko failed"
-	loaded_here=1
-fi
-[ -r "$dbg/nr_total_pages" ] || die "$dbg is not readable (debugfs not mounted, or not root)"
-total=$(cat "$dbg/nr_total_pages")
-[ "$total" = "$epc" ] || die "isgx is loaded with $total EPC pages, not $epc"
-policy=$(cat /sys/module/isgx/parameters/policy)
+use_module "$ko" "$epc"
 
 for r in $ratios; do
 	# Pages added: ratio x EPC, at least the TCS and its SSA page.
