@@ -1,11 +1,13 @@
 """benchlib: shared by bench/summarize, bench/compare and bench/history.
 
 Reads the benchmark's lines (metric=NAME factors=K=V,... value=N unit=U),
-derives the ratios the project reports (faults over Belady's MIN, swap rate
-over the gcm floor of the same repeat), groups repeats, and carries the
-statistics: mean, sample standard deviation, Welch's t-test with the
-Student t distribution computed from the regularized incomplete beta
-function (Python's standard library has neither).
+derives the ratios the project reports (faults over Belady's MIN at the
+usable capacity, swap rate and access latencies over the gcm floors of the
+same repeat), groups the runs by seed (the unit of replication), and
+carries the statistics: mean, sample standard deviation, Welch's t-test
+and the paired t-test, with the Student t distribution computed from the
+regularized incomplete beta function (Python's standard library has
+neither).
 """
 import fnmatch
 import math
@@ -94,34 +96,70 @@ def _key(factors, drop=()):
     return tuple(sorted((k, v) for k, v in factors.items() if k not in drop))
 
 
+# Per-run latencies (wsgen, ns) reported over the gcm decrypt of a 4 KiB
+# page measured in the same repeat: NAME -> NAME_over_dec.
+LATENCY_OVER_DEC = ("lat_fault_p50", "lat_fault_p90", "lat_fault_p99", "lat_fault_p999",
+                    "lat_p50", "lat_p99", "lat_p999")
+# Metrics of a wsgen run whose factors carry extras (capacity=, slow_ns=,
+# usable=) that tell nothing apart within one run.
+_RUN_EXTRAS = ("capacity", "slow_ns", "usable")
+
+
 def derive(rows):
     """Rows plus the derived per-run ratios:
-    faults_over_min      faults / min_faults of the same run
-    swap_rate_over_floor swap_in_rate / (1e9 / (gcm_enc_4k + gcm_dec_4k)) of
-                         the same repeat: the share of the crypto floor's
-                         page rate the pager reaches
+    faults_over_min        faults / min_faults_usable of the same run:
+                           Belady's MIN at the capacity the hardware
+                           leaves (EPC - SECS - VA pages - reserve)
+    faults_over_min_steady faults / min_faults_steady (MIN less the pages
+                           kisgxswapd keeps free: secondary, a pager
+                           improves it by keeping more free)
+    swap_rate_over_floor   swap_rate ((evicted + loaded) / s of the
+                           measured pass) / (2e9 / (gcm_enc_4k +
+                           gcm_dec_4k)) of the same repeat: the share of the
+                           crypto floor's page rate (one encrypt per page
+                           out, one decrypt per page in) the pager reaches
+    LAT_over_dec           each latency of LATENCY_OVER_DEC / gcm_dec_4k of
+                           the same repeat
+    build_rate_over_sha    build_rate (pages/s of EADD + EEXTEND) /
+                           (1e9 / sha256_4k) of the same repeat
     ELDU/EWB latencies are not reported twice: the emu bench gives their
     ratios to the floors itself."""
     out = list(rows)
     by_run = {}
     floors = {}
     for r in rows:
-        if r.factors.get("source") == "emu_bench" and r.metric in ("gcm_enc_4k", "gcm_dec_4k"):
+        if r.factors.get("source") == "emu_bench" and r.metric in (
+                "gcm_enc_4k", "gcm_dec_4k", "sha256_4k"):
             floors.setdefault(r.factors.get("rep", ""), {})[r.metric] = r.value
             continue
-        if r.metric in ("faults", "min_faults", "swap_in_rate"):
-            f = {k: v for k, v in r.factors.items() if k != "capacity"}
+        if r.metric in ("faults", "min_faults_usable", "min_faults_steady", "swap_rate",
+                        "build_rate") + LATENCY_OVER_DEC:
+            f = {k: v for k, v in r.factors.items() if k not in _RUN_EXTRAS}
             by_run.setdefault(_key(f), {})[r.metric] = r
     for runs in by_run.values():
-        faults, mn, rate = runs.get("faults"), runs.get("min_faults"), runs.get("swap_in_rate")
-        if faults and mn and mn.value > 0:
-            out.append(Row("faults_over_min", dict(faults.factors), faults.value / mn.value, "ratio"))
-        if rate:
-            fl = floors.get(rate.factors.get("rep", ""), {})
-            if "gcm_enc_4k" in fl and "gcm_dec_4k" in fl:
-                floor_rate = 1e9 / (fl["gcm_enc_4k"] + fl["gcm_dec_4k"])
-                out.append(Row("swap_rate_over_floor", dict(rate.factors),
-                               rate.value / floor_rate, "ratio"))
+        faults = runs.get("faults")
+        for mname, dname in (("min_faults_usable", "faults_over_min"),
+                             ("min_faults_steady", "faults_over_min_steady")):
+            mn = runs.get(mname)
+            if faults and mn and mn.value > 0:
+                out.append(Row(dname, dict(faults.factors), faults.value / mn.value, "ratio"))
+        any_row = next(iter(runs.values()))
+        fl = floors.get(any_row.factors.get("rep", ""), {})
+        rate = runs.get("swap_rate")
+        if rate and "gcm_enc_4k" in fl and "gcm_dec_4k" in fl:
+            floor_rate = 2e9 / (fl["gcm_enc_4k"] + fl["gcm_dec_4k"])
+            out.append(Row("swap_rate_over_floor", dict(rate.factors),
+                           rate.value / floor_rate, "ratio"))
+        if "gcm_dec_4k" in fl:
+            for name in LATENCY_OVER_DEC:
+                lat = runs.get(name)
+                if lat:
+                    f = {k: v for k, v in lat.factors.items() if k not in _RUN_EXTRAS}
+                    out.append(Row(name + "_over_dec", f, lat.value / fl["gcm_dec_4k"], "ratio"))
+        build = runs.get("build_rate")
+        if build and "sha256_4k" in fl:
+            out.append(Row("build_rate_over_sha", dict(build.factors),
+                           build.value / (1e9 / fl["sha256_4k"]), "ratio"))
     return out
 
 
@@ -131,6 +169,18 @@ def group(rows, drop=REPEAT_FACTORS):
     for r in rows:
         groups.setdefault((r.metric, _key(r.factors, drop)), []).append(r.value)
     return groups
+
+
+def group_by_seed(rows, drop=REPEAT_FACTORS):
+    """{(metric, factor key without rep and seed): {seed: mean over the
+    repeats of that seed}}: seeds are the unit of replication, repeats of
+    one seed only measure timing noise.  Rows without a seed (the floors)
+    use their rep as the seed."""
+    acc = {}
+    for r in rows:
+        seed = r.factors.get("seed", "rep" + r.factors.get("rep", "1"))
+        acc.setdefault((r.metric, _key(r.factors, drop)), {}).setdefault(seed, []).append(r.value)
+    return {k: {s: mean(v) for s, v in per.items()} for k, per in acc.items()}
 
 
 def factors_str(key):
@@ -217,6 +267,22 @@ def welch(xs, ys):
     return t, df, min(1.0, p)
 
 
+def paired_t(xs, ys):
+    """Paired t-test of ys - xs (same seeds, in the same order): (t, df,
+    two-sided p).  Needs two pairs; identical differences give p 1 for a
+    zero mean difference and 0 otherwise."""
+    if len(xs) != len(ys) or len(xs) < 2:
+        raise ValueError("the paired t-test needs at least two pairs")
+    d = [y - x for x, y in zip(xs, ys)]
+    n, md, sdd = len(d), mean(d), stddev(d)
+    if sdd == 0:
+        return (0.0 if md == 0 else math.copysign(math.inf, md)), float(n - 1), \
+            (1.0 if md == 0 else 0.0)
+    t = md / (sdd / math.sqrt(n))
+    df = n - 1.0
+    return t, df, min(1.0, betainc(df / 2.0, 0.5, df / (df + t * t)))
+
+
 class Tolerance:
     __slots__ = ("glob", "rel", "direction", "line")
 
@@ -277,15 +343,18 @@ def match_tolerance(tols, metric, key):
 
 
 class Verdict:
-    __slots__ = ("metric", "key", "base", "cand", "ratio", "p", "tol", "verdict", "fail", "note")
+    __slots__ = ("metric", "key", "base", "cand", "ratio", "p", "tol", "verdict", "fail", "note",
+                 "paired")
 
     def __init__(self, **kw):
         for k in self.__slots__:
             setattr(self, k, kw.get(k))
 
 
-def judge(base_vals, cand_vals, tol, alpha):
-    """(ratio, p, verdict, fail, note) for one group."""
+def judge(base_vals, cand_vals, tol, alpha, paired=False):
+    """(ratio, p, verdict, fail, note) for one group: per-seed values on
+    each side; paired: the same seeds in the same order on both sides
+    (the paired t-test), else Welch's test on the per-seed values."""
     mb, mc = mean(base_vals), mean(cand_vals)
     if mb == mc:
         ratio = 1.0
@@ -294,7 +363,9 @@ def judge(base_vals, cand_vals, tol, alpha):
     else:
         ratio = mc / mb
     p, note = math.nan, ""
-    if len(base_vals) >= 2 and len(cand_vals) >= 2:
+    if paired and len(base_vals) >= 2:
+        p = paired_t(base_vals, cand_vals)[2]
+    elif len(base_vals) >= 2 and len(cand_vals) >= 2:
         p = welch(base_vals, cand_vals)[2]
     if tol is None or tol.direction == "info":
         return ratio, p, "info", False, note
@@ -319,13 +390,23 @@ def judge(base_vals, cand_vals, tol, alpha):
 
 
 def compare(base_rows, cand_rows, tols, alpha=0.05):
-    """A Verdict per group of the baseline and the candidate."""
-    gb, gc = group(derive(base_rows)), group(derive(cand_rows))
+    """A Verdict per group of the baseline and the candidate.  Each side
+    is reduced to one value per seed (the mean of that seed's repeats).
+    When both sides ran two or more seeds in common, the group is judged
+    on those seeds, paired; otherwise on all seeds of each side, Welch."""
+    gb, gc = group_by_seed(derive(base_rows)), group_by_seed(derive(cand_rows))
     out = []
     for metric, key in sorted(set(gb) | set(gc)):
         tol = match_tolerance(tols, metric, key)
-        b, c = gb.get((metric, key)), gc.get((metric, key))
-        v = Verdict(metric=metric, key=key, base=b, cand=c, tol=tol, note="")
+        sb, sc = gb.get((metric, key)), gc.get((metric, key))
+        common = sorted(set(sb or ()) & set(sc or ()))
+        paired = len(common) >= 2
+        if paired:
+            b, c = [sb[s] for s in common], [sc[s] for s in common]
+        else:
+            b = [sb[s] for s in sorted(sb)] if sb else None
+            c = [sc[s] for s in sorted(sc)] if sc else None
+        v = Verdict(metric=metric, key=key, base=b, cand=c, tol=tol, note="", paired=paired)
         judged = tol is not None and tol.direction != "info"
         if b is None:
             v.verdict, v.fail = "new", False
@@ -333,6 +414,6 @@ def compare(base_rows, cand_rows, tols, alpha=0.05):
             # A measurement that stopped: a crash or a config change.
             v.verdict, v.fail = "missing", judged
         else:
-            v.ratio, v.p, v.verdict, v.fail, v.note = judge(b, c, tol, alpha)
+            v.ratio, v.p, v.verdict, v.fail, v.note = judge(b, c, tol, alpha, paired)
         out.append(v)
     return out

@@ -11,12 +11,14 @@
 #            gcm encrypt/decrypt, SHA-256, EWB, ELDU...) and the minor-fault
 #            floor (minfault, next to wsgen), factors source=emu_bench|floor
 #   for each policy: load isgx.ko with it, then
-#     wsgen  for every (pattern, ratio); around each run the debugfs
-#            counters are read and their differences emitted (nr_etrack,
-#            nr_evicted, ...: the whole wsgen run, build and warm-up
-#            included), with etrack_per_evicted, ipi_rounds_per_evicted and
-#            ipi_cpus_per_evicted when pages were evicted.  perf_record=1
-#            wraps every run in perf (see below).
+#     wsgen  for every (pattern, ratio, threads).  wsgen itself reads the
+#            debugfs counters around its measured pass (nr_etrack,
+#            nr_evicted, ns_reclaim_*, ... and the per-evicted-page
+#            ratios); around the whole run (build and warm-up included)
+#            they are emitted here as run_nr_* (info, and the exact
+#            failure counters).  Each run's latency histogram goes to
+#            OUTDIR/lat/NAME.txt.  perf_record=1 wraps every run in perf
+#            (see below).
 #     extra suites  every name of extra_suites (see below)
 #     histogram  the module's fault_latency histogram is copied to
 #            OUTDIR/fault_latency/POLICY-repI.txt and its p50/p99 (bucket
@@ -25,13 +27,20 @@
 #
 # Config keys (a sourced sh file, bench/configs/*.conf):
 #   epc_pages policies patterns ratios accesses seed   as before; policies is
-#            a plain list of isgx policy= values
+#            a list of isgx policy= values, each optionally with module
+#            parameters: default+batch=16 loads policy=default batch=16
+#            (the factor policy= is the whole word); a pattern may carry
+#            its own ratio, loop@1.25, instead of every ratio of ratios;
+#            accesses=auto leaves wsgen's default (10 x the working set)
+#   threads="1 2 4"  (default 1) every run once per thread count
+#   epc_pages="2048 16384"  several sizes: every policy's runs once per
+#            size (the floors use the first); scripts/bench boots the guest
+#            with guest_mem (default 2G) of memory
 #   repeats=N        (default 1) every run N times, factor rep=1..N
-#   repeat_seed=same (default) every repeat plays the trace of seed: the
-#            repeats measure the pager's own noise on one trace (what a
-#            comparison of two pager builds needs); =vary plays seed+I-1:
-#            they then also sample the traces (wsgen's seed= factor moves,
-#            bench/compare ignores it with rep)
+#   repeat_seed=vary (default) repeat I plays seed+I-1: seeds are the unit
+#            of replication (bench/compare pairs the runs by seed); =same
+#            replays the trace of seed every time, which measures only the
+#            pager's timing noise on one trace
 #   perf_record=1    (default 0) every wsgen run under
 #            perf record -e isgx:fault_begin,isgx:fault_end: begin/end paired
 #            per task give fault_lat_p50/p99/mean (source=perf, the
@@ -47,7 +56,7 @@
 #            to their factors here) and fails with a non-zero status.
 set -eu
 config=$1 ko=$2 wsgen=$3 out=$4
-repeats=1 repeat_seed=same perf_record=0 wsgen_args="" extra_suites=""
+repeats=1 repeat_seed=vary perf_record=0 wsgen_args="" extra_suites="" threads=1
 # shellcheck disable=SC1090
 . "$config"
 res="$out/results.txt"
@@ -58,10 +67,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 die() { echo "guest-suite: error: $*" >&2; exit 1; }
-for k in epc_pages policies patterns ratios accesses seed; do
+for k in epc_pages policies ratios accesses seed; do
 	eval "v=\${$k:-}"
 	[ -n "$v" ] || die "$config sets no $k"
 done
+[ -n "${patterns:-}" ] || [ -n "$extra_suites" ] || die "$config sets no patterns and no extra_suites"
+patterns=${patterns:-}
 case "$repeats" in ''|*[!0-9]*|0) die "repeats must be a positive integer, not '$repeats'" ;; esac
 case "$repeat_seed" in same|vary) ;; *) die "repeat_seed must be same or vary, not '$repeat_seed'" ;; esac
 case "$perf_record" in 0|1) ;; *) die "perf_record must be 0 or 1, not '$perf_record'" ;; esac
@@ -73,10 +84,19 @@ for s in $extra_suites; do
 	case "$s" in */*) f=$s ;; *) f=$here/suites/$s.sh ;; esac
 	[ -f "$f" ] || die "extra suite '$s': no $f"
 done
-mkdir -p "$out/fault_latency"
+mkdir -p "$out/fault_latency" "$out/lat"
 
+# ratios_of PATTERN: the ratios its runs use (loop@1.25: 1.25 only).
+ratios_of() {
+	case "$1" in *@*) echo "${1#*@}" ;; *) echo "$ratios" ;; esac
+}
+per_policy=0
+for p in $patterns; do
+	per_policy=$(( per_policy + $(ratios_of "$p" | wc -w) * $(echo "$threads" | wc -w) ))
+done
 n=0
-total=$(( repeats * $(echo "$policies" | wc -w) * $(echo "$patterns" | wc -w) * $(echo "$ratios" | wc -w) ))
+total=$(( repeats * $(echo "$policies" | wc -w) * $(echo "$epc_pages" | wc -w) * per_policy ))
+first_epc=${epc_pages%% *}
 
 # tag_lines TAGS: metric lines of stdin with TAGS appended to their factors.
 tag_lines() {
@@ -90,28 +110,21 @@ tag_lines() {
 
 # counters: "name value" for every counter in debugfs (not the gauges).
 counters() {
-	for f in "$dbg"/nr_*; do
+	for f in "$dbg"/nr_* "$dbg"/ns_*; do
+		[ -f "$f" ] || continue
 		cname=${f##*/}
 		case "$cname" in nr_free_pages|nr_total_pages|nr_enclaves|nr_va_pages) continue ;; esac
 		echo "$cname $(cat "$f")"
 	done
 }
 
-# counter_lines BEFORE AFTER FACTORS: the differences as metric lines, and
-# the per-evicted-page ratios.
+# counter_lines BEFORE AFTER FACTORS: the differences over the whole run
+# (build and warm-up included) as run_* metric lines.
 counter_lines() {
 	awk -v factors="$3" '
 	FNR == NR { before[$1] = $2; next }
 	($1 in before) {
-		d[$1] = $2 - before[$1]
-		printf "metric=%s factors=%s value=%d unit=count\n", $1, factors, d[$1]
-	}
-	END {
-		if (d["nr_evicted"] > 0) {
-			printf "metric=etrack_per_evicted factors=%s value=%.5f unit=ratio\n", factors, d["nr_etrack"] / d["nr_evicted"]
-			printf "metric=ipi_rounds_per_evicted factors=%s value=%.5f unit=ratio\n", factors, d["nr_ipi_rounds"] / d["nr_evicted"]
-			printf "metric=ipi_cpus_per_evicted factors=%s value=%.5f unit=ratio\n", factors, d["nr_ipi_cpus"] / d["nr_evicted"]
-		}
+		printf "metric=run_%s factors=%s value=%d unit=count\n", $1, factors, $2 - before[$1]
 	}' "$1" "$2"
 }
 
@@ -148,10 +161,14 @@ hist_percentiles() {
 	}'
 }
 
-# run_wsgen POLICY REP SEED PATTERN RATIO
+# run_wsgen POLICY REP SEED PATTERN RATIO THREADS
 run_wsgen() {
-	policy=$1 rep=$2 s=$3 pattern=$4 ratio=$5
-	name="$policy-$pattern-$ratio-rep$rep"
+	policy=$1 rep=$2 s=$3 pattern=$4 ratio=$5 th=$6
+	name="$policy-$pattern-$ratio-t$th-seed$s-rep$rep"
+	acc=
+	[ "$accesses" = auto ] || acc="--accesses=$accesses"
+	wsgen_run_args="--pattern=$pattern --ratio=$ratio $acc --threads=$th --seed=$s"
+	wsgen_run_args="$wsgen_run_args --lat-hist=$out/lat/$name.txt $wsgen_args"
 	counters >"$tmp/before"
 	if [ "$perf_record" = 1 ]; then
 		swapd=$(pgrep -x kisgxswapd | head -1)
@@ -168,15 +185,13 @@ run_wsgen() {
 		# clock is per CPU and a fault that sleeps may end on another one.
 		# shellcheck disable=SC2086
 		perf record -q -a -k mono -e isgx:fault_begin,isgx:fault_end -o "$tmp/fault.data" -- \
-			"$wsgen" --pattern="$pattern" --ratio="$ratio" --accesses="$accesses" \
-			--seed="$s" --tag="policy=$policy,rep=$rep" $wsgen_args >"$tmp/ws.txt" ||
+			"$wsgen" $wsgen_run_args --tag="policy=$policy,rep=$rep" >"$tmp/ws.txt" ||
 			die "wsgen failed under perf ($name)"
 		kill -INT "$cpu_pid" 2>/dev/null || true
 		wait "$cpu_pid" || true
 	else
 		# shellcheck disable=SC2086
-		"$wsgen" --pattern="$pattern" --ratio="$ratio" --accesses="$accesses" \
-			--seed="$s" --tag="policy=$policy,rep=$rep" $wsgen_args >"$tmp/ws.txt" ||
+		"$wsgen" $wsgen_run_args --tag="policy=$policy,rep=$rep" >"$tmp/ws.txt" ||
 			die "wsgen failed ($name)"
 	fi
 	counters >"$tmp/after"
@@ -209,7 +224,7 @@ run_suite() {
 	case "$1" in */*) f=$1 ;; *) f=$here/suites/$1.sh ;; esac
 	echo "bench: suite $1 policy=$2 rep=$3"
 	BENCH_CONFIG=$config BENCH_KO=$ko BENCH_WSGEN=$wsgen BENCH_BUILD=$build \
-	BENCH_OUT=$out BENCH_POLICY=$2 BENCH_REP=$3 BENCH_SEED=$4 BENCH_EPC_PAGES=$epc_pages \
+	BENCH_OUT=$out BENCH_POLICY=$2 BENCH_REP=$3 BENCH_SEED=$4 BENCH_EPC_PAGES=$epc \
 		sh "$f" >"$tmp/suite.txt" || die "extra suite $1 failed (policy=$2 rep=$3)"
 	tag_lines "policy=$2,rep=$3" <"$tmp/suite.txt" >>"$res"
 }
@@ -223,7 +238,7 @@ while [ "$rep" -le "$repeats" ]; do
 
 	# The floors of this repeat.
 	if [ -f "$test_ko" ]; then
-		insmod "$ko" "epc_pages=$epc_pages"
+		insmod "$ko" "epc_pages=$first_epc"
 		if insmod "$test_ko" 2>/dev/null && [ -r /sys/kernel/debug/isgx_emu_test/bench ]; then
 			cat /sys/kernel/debug/isgx_emu_test/bench >"$tmp/emu.txt"
 			rmmod isgx_emu_test
@@ -234,22 +249,30 @@ while [ "$rep" -le "$repeats" ]; do
 	fi
 	[ -x "$minfault" ] && "$minfault" --tag="rep=$rep" >>"$res"
 
+	for epc in $epc_pages; do
 	for policy in $policies; do
-		insmod "$ko" "epc_pages=$epc_pages" "policy=$policy"
-		for pattern in $patterns; do
-			for ratio in $ratios; do
-				n=$((n + 1))
-				echo "bench: [$n/$total] rep=$rep policy=$policy pattern=$pattern ratio=$ratio"
-				run_wsgen "$policy" "$rep" "$s" "$pattern" "$ratio"
+		# default+batch=16: policy=default batch=16
+		# shellcheck disable=SC2046
+		insmod "$ko" "epc_pages=$epc" "policy=${policy%%+*}" \
+			$(case "$policy" in *+*) echo "${policy#*+}" | tr '+' ' ' ;; esac) ||
+			die "insmod with policy $policy failed"
+		for p in $patterns; do
+			for ratio in $(ratios_of "$p"); do
+				for th in $threads; do
+					n=$((n + 1))
+					echo "bench: [$n/$total] seed=$s epc=$epc policy=$policy pattern=${p%%@*} ratio=$ratio threads=$th"
+					run_wsgen "$policy" "$rep" "$s" "${p%%@*}" "$ratio" "$th"
+				done
 			done
 		done
 		for suite in $extra_suites; do
 			run_suite "$suite" "$policy" "$rep" "$s"
 		done
-		cp "$dbg/fault_latency" "$out/fault_latency/$policy-rep$rep.txt"
-		hist_percentiles "policy=$policy,rep=$rep,epc=$epc_pages" \
-			<"$out/fault_latency/$policy-rep$rep.txt" >>"$res"
+		cp "$dbg/fault_latency" "$out/fault_latency/$policy-epc$epc-rep$rep.txt"
+		hist_percentiles "policy=$policy,rep=$rep,epc=$epc" \
+			<"$out/fault_latency/$policy-epc$epc-rep$rep.txt" >>"$res"
 		rmmod isgx
+	done
 	done
 	rep=$((rep + 1))
 done

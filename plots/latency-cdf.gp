@@ -1,29 +1,35 @@
-# plots/latency-cdf.gp: fault-latency CDF per policy, from the module's
-# log2 histogram (all runs of the policy, every repeat) and, when the run
-# had perf_record=1, from perf's fault_begin/fault_end pairs.
-# gnuplot -e "run='DIR'; out='FILE.png'; policies='...'"
-set terminal pngcairo size 1000,650 font ",10" noenhanced
+# plots/latency-cdf.gp: CDF of the faulting accesses of the measured
+# passes (wsgen's per-access timings, every seed pooled), one panel per
+# pattern and ratio, one line per policy.  Redrawn from the committed
+# histograms: bench/summarize RUN writes the data from RUN/lat/.
+# gnuplot -e "run='DIR'; out='FILE.png'; policies='...'; plotdir='plots'"
+set terminal pngcairo size 1400,900 font ",10" noenhanced
 set output out
+if (!exists("plotdir")) plotdir = "plots"
+load plotdir.'/colors.gp'
 if (!exists("policies")) policies = "default fifo16"
-set title "isgx: enclave fault latency, cumulative (all runs of a policy)"
-set xlabel "fault handling time (ns, log scale)"
-set ylabel "fraction of faults"
+panels = system(sprintf("ls %s/ | sed -n 's/^plot-latcdf-\\(.*\\)-\\([0-9.]*\\)-[^-]*\\.dat$/\\1@\\2/p' | sort -u | tr '\\n' ' '", run))
+np = words(panels)
+if (np == 0) { panels = "none"; np = 1 }
+set multiplot layout (np > 4 ? 2 : 1), (np > 4 ? (np + 1) / 2 : np) title "isgx: faulting accesses of the measured pass (wsgen, per access; every seed), cumulative"
+set xlabel "access time (ns, log scale)"
+set ylabel "fraction of faulting accesses"
 set logscale x
-set format x "10^{%L}"
-set termoption enhanced
 set grid
 set key bottom right
 set yrange [0:1.02]
-hist(p) = sprintf("%s/plot-latency-%s.dat", run, p)
-perf(p) = sprintf("%s/plot-perflat-%s.dat", run, p)
+file(pr, pol) = sprintf("%s/plot-latcdf-%s-%s-%s.dat", run, pr[1:strstrt(pr, "@") - 1], pr[strstrt(pr, "@") + 1:], pol)
 has(f) = system(sprintf("test -s '%s' && echo 1 || echo 0", f)) + 0
-cmd = ""
-do for [i=1:words(policies)] {
-    p = word(policies, i)
-    cmd = cmd . sprintf("%s'%s' using 1:2 with steps lw 2 lc %d title '%s (debugfs histogram, bucket bounds)'", \
-                        (cmd eq "" ? "" : ", "), hist(p), i, p)
-    if (has(perf(p))) {
-        cmd = cmd . sprintf(", '%s' using 1:2 with lines dt 2 lw 2 lc %d title '%s (perf, exact)'", perf(p), i, p)
+do for [pr in panels] {
+    set title pr
+    cmd = ""
+    do for [pol in policies] {
+        if (pr ne "none" && has(file(pr, pol))) {
+            cmd = cmd . sprintf("%s'%s' using 1:2 with steps lw 2 lc rgb %d title '%s'", \
+                                (cmd eq "" ? "" : ", "), file(pr, pol), pcolor(pol), pol)
+        }
     }
+    if (cmd eq "") { cmd = "1 notitle" }
+    eval "plot " . cmd
 }
-eval "plot " . cmd
+unset multiplot

@@ -28,9 +28,10 @@ def write_run(folder, runs, floors=FLOORS, meta=None, hist=None):
             lines.append(f"metric={m} factors=source=emu_bench,rep={rep} value={v} unit=ns")
     for (policy, pattern), reps in runs.items():
         for rep, metrics in enumerate(reps, 1):
-            f = f"pattern={pattern},ratio=2.00,epc=256,accesses=3000,seed=1,policy={policy},rep={rep}"
+            f = (f"pattern={pattern},ratio=2.00,epc=256,accesses=3000,seed={rep},"
+                 f"policy={policy},rep={rep}")
             for metric, value in metrics.items():
-                extra = ",capacity=206" if metric == "min_faults" else ""
+                extra = ",capacity=206" if metric.startswith("min_faults_") else ""
                 lines.append(f"metric={metric} factors={f}{extra} value={value} unit=x")
     (folder / "results.txt").write_text("# a comment line\n" + "\n".join(lines) + "\n")
     meta = meta or {}
@@ -46,7 +47,7 @@ def write_run(folder, runs, floors=FLOORS, meta=None, hist=None):
 
 
 def reps(faults, rates, etrack=(0.09, 0.091, 0.089), mn=250):
-    return [{"faults": f, "min_faults": mn, "min_faults_bound": 190, "swap_in_rate": r,
+    return [{"faults": f, "min_faults_usable": mn, "min_faults_bound": 190, "swap_rate": r,
              "nr_evicted": 1400, "etrack_per_evicted": e, "access_time": 0.2}
             for f, r, e in zip(faults, rates, etrack)]
 
@@ -115,6 +116,27 @@ class TDistribution(unittest.TestCase):
             benchlib.welch([1], [1, 2])
 
 
+    def test_paired_t_by_hand(self):
+        # Differences 1, 2, 3, 4, 5: mean 3, sd sqrt(2.5), t = 3 / (sqrt(2.5) / sqrt(5)).
+        xs = [10, 20, 30, 40, 50]
+        ys = [11, 22, 33, 44, 55]
+        t, df, p = benchlib.paired_t(xs, ys)
+        self.assertAlmostEqual(t, 3 / (math.sqrt(2.5) / math.sqrt(5)), places=12)
+        self.assertEqual(df, 4)
+        self.assertAlmostEqual(p, 2 * (1 - benchlib.t_cdf(t, 4)), places=12)
+        # Pairing removes the between-seed spread Welch's test sees.
+        self.assertLess(p, 0.05)
+        self.assertGreater(benchlib.welch(xs, ys)[2], 0.5)
+
+    def test_paired_t_degenerate(self):
+        self.assertEqual(benchlib.paired_t([1, 2], [1, 2])[2], 1.0)
+        self.assertEqual(benchlib.paired_t([1, 2], [2, 3])[2], 0.0)
+        with self.assertRaises(ValueError):
+            benchlib.paired_t([1], [1])
+        with self.assertRaises(ValueError):
+            benchlib.paired_t([1, 2], [1, 2, 3])
+
+
 class Parsing(unittest.TestCase):
     def test_parse_line(self):
         r = benchlib.parse_line("metric=faults factors=a=1,b=x value=12.5 unit=pages")
@@ -136,7 +158,8 @@ class Parsing(unittest.TestCase):
             self.assertEqual(benchlib.match_tolerance(tols, "faults", k).rel, 0.5)
             self.assertEqual(benchlib.match_tolerance(tols, "faults", (("pattern", "zipf"),)).rel,
                              0.1)
-            self.assertEqual(benchlib.match_tolerance(tols, "min_faults", k).direction, "exact")
+            self.assertEqual(benchlib.match_tolerance(tols, "min_faults_usable", k).direction,
+                             "exact")
             self.assertEqual(benchlib.match_tolerance(tols, "other", k).direction, "info")
             for bad in ("faults 0.1\n", "faults x lower\n", "faults - lower\n",
                         "faults 0.1 sideways\n", "faults -0.1 lower\n"):
@@ -216,13 +239,13 @@ class Compare(unittest.TestCase):
 
     def test_slower_host_is_not_a_regression(self):
         # Everything half as fast, floors included: the ratios hold.
-        slow = {k: reps([r["faults"] for r in v], [r["swap_in_rate"] / 2 for r in v])
+        slow = {k: reps([r["faults"] for r in v], [r["swap_rate"] / 2 for r in v])
                 for k, v in BASE.items()}
         rc, out = self.compare(slow, floors={k: 2 * v for k, v in FLOORS.items()})
         self.assertEqual(rc, 0, out)
 
     def test_exact_metric_differs_fails(self):
-        runs = {k: [dict(r, min_faults=251) for r in v] for k, v in BASE.items()}
+        runs = {k: [dict(r, min_faults_usable=251) for r in v] for k, v in BASE.items()}
         rc, out = self.compare(runs)
         self.assertEqual(rc, 1, out)
         self.assertIn("DIFFERS", out)
@@ -249,6 +272,73 @@ class Compare(unittest.TestCase):
         self.assertIn("results.txt:1", out)
 
 
+SMOKE = BENCH.parent / "results" / "baseline" / "smoke"
+
+
+def relabel(rows, policy_from):
+    """The rows of a run with policy=default's rows dropped and those of
+    policy_from relabelled as default: what a candidate would measure if
+    the default policy behaved as policy_from."""
+    out = []
+    for line in rows:
+        f = benchlib.parse_line(line)
+        pol = f.factors.get("policy") if f else None
+        if pol == "default":
+            continue
+        out.append(line)
+        if pol == policy_from:
+            out.append(line.replace(f"policy={policy_from}", "policy=default"))
+    return out
+
+
+class SmokeGate(unittest.TestCase):
+    """The CI gate (bench.smoke: the smoke config compared with its
+    committed baseline at bench/tolerances.conf) must catch a default
+    policy that is really fifo16, and one that evicts in batches of 16.
+    Both are proven on the measured baseline itself: its fifo16 and
+    default+batch=16 runs, relabelled as the default's."""
+
+    def setUp(self):
+        self.assertTrue((SMOKE / "results.txt").is_file(), f"no committed baseline in {SMOKE}")
+        self.lines = (SMOKE / "results.txt").read_text().splitlines()
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def gate(self, lines):
+        cand = pathlib.Path(self.tmp.name) / "cand"
+        cand.mkdir()
+        (cand / "results.txt").write_text("\n".join(lines) + "\n")
+        return run_tool(BENCH / "compare", SMOKE, cand)
+
+    def failing(self, out):
+        tail = out.split("REGRESSION:", 1)[1] if "REGRESSION:" in out else ""
+        return [x for x in tail.splitlines() if "policy=default," in x or x.endswith("policy=default")
+                or "policy=default:" in x]
+
+    def test_baseline_against_itself_passes(self):
+        rc, out = self.gate(self.lines)
+        self.assertEqual(rc, 0, out)
+
+    def test_fifo16_as_default_fails(self):
+        policies = {benchlib.parse_line(x).factors.get("policy") for x in self.lines
+                    if x.startswith("metric=")}
+        self.assertIn("fifo16", policies)
+        rc, out = self.gate(relabel(self.lines, "fifo16"))
+        self.assertEqual(rc, 1, out)
+        bad = self.failing(out)
+        # Judged per pattern: every pattern of the smoke config fails.
+        for pattern in ("zipf", "loop"):
+            self.assertTrue([x for x in bad if f"pattern={pattern}," in x], out)
+
+    def test_batch16_default_fails(self):
+        rc, out = self.gate(relabel(self.lines, "default+batch=16"))
+        self.assertEqual(rc, 1, out)
+        bad = self.failing(out)
+        self.assertTrue([x for x in bad if x.lstrip().startswith("etrack_per_evicted")], out)
+
+
 class SummarizeAndHistory(unittest.TestCase):
     def test_summary_and_plot_data(self):
         with tempfile.TemporaryDirectory() as d:
@@ -257,16 +347,16 @@ class SummarizeAndHistory(unittest.TestCase):
             rc, out = run_tool(BENCH / "summarize", run)
             self.assertEqual(rc, 0, out)
             summary = (run / "summary.txt").read_text()
-            self.assertIn("repeats: 3", summary)
+            self.assertIn("seeds: 3", summary)
             # default/zipf: faults 470, 480, 475 over MIN 250.
             fmin = [f / 250 for f in (470, 480, 475)]
-            line = [x for x in summary.splitlines() if x.startswith("default  zipf")][0]
+            line = [x for x in summary.splitlines() if x.split()[:2] == ["default", "zipf"]][0]
             self.assertIn(f"{benchlib.mean(fmin):.2f}±{benchlib.stddev(fmin):.2f}", line)
             cols = (run / "plot-zipf-default.dat").read_text().splitlines()[1].split()
-            self.assertAlmostEqual(float(cols[1]), benchlib.mean(fmin))
-            self.assertAlmostEqual(float(cols[2]), benchlib.stddev(fmin))
-            # swap rate over floor: 2050 pages/s over 1e9 / 310000 ns.
-            self.assertAlmostEqual(float(cols[9]), 2050 / (1e9 / 310000))
+            self.assertAlmostEqual(float(cols[3]), benchlib.mean(fmin))
+            self.assertAlmostEqual(float(cols[4]), benchlib.stddev(fmin))
+            # swap rate over floor: 2050 pages/s over 2e9 / 310000 ns.
+            self.assertAlmostEqual(float(cols[5]), 2050 / (2e9 / 310000))
             cdf = (run / "plot-latency-default.dat").read_text().splitlines()
             self.assertEqual(cdf[-1].split()[1], "1.000000")
             self.assertIn("p50 <       4096 ns  p99 <       8192 ns", summary)
@@ -277,7 +367,7 @@ class SummarizeAndHistory(unittest.TestCase):
             run = write_run(pathlib.Path(d) / "r", runs)
             rc, out = run_tool(BENCH / "summarize", run)
             self.assertEqual(rc, 0, out)
-            self.assertIn("IMPOSSIBLE: 1 run(s)", out)
+            self.assertIn("IMPOSSIBLE: 1 seed(s)", out)
 
     def test_history_line_and_plot(self):
         with tempfile.TemporaryDirectory() as d:
@@ -286,11 +376,16 @@ class SummarizeAndHistory(unittest.TestCase):
             self.assertEqual(rc, 0, out)
             fields = dict(t.split("=", 1) for t in out.split())
             self.assertEqual(fields["commit"], "abc1234")
-            self.assertEqual(fields["repeats"], "3")
+            self.assertEqual(fields["seeds"], "3")
             m, s = map(float, fields["fmin.zipf.fifo16.2.00"].split(":"))
             self.assertAlmostEqual(m, 610 / 250, places=4)
+            # Lines of another config, other settings or a dirty commit
+            # are not this series.
+            dirty = out.replace("commit=abc1234", "commit=abc1234-dirty")
+            other = out.replace("config=smoke", "config=other")
+            edited = out.replace(f"confhash={fields['confhash']}", "confhash=0123456789")
             hist = pathlib.Path(d) / "h.txt"
-            hist.write_text(out + out)
+            hist.write_text(out + out + dirty + other + edited)
             rc, out = run_tool(BENCH / "history", "plot", hist, pathlib.Path(d) / "p", run)
             self.assertEqual(rc, 0, out)
             dat = (pathlib.Path(d) / "p" / "history-fmin.dat").read_text().splitlines()

@@ -93,3 +93,12 @@ unsigned long belady_min(const unsigned int *trace, unsigned long n, unsigned in
 	free(h);
 	return faults;
 }
+
+long va_pages_needed(long total, unsigned long nr_encl, unsigned int nr_pages)
+{
+	long v = 0;
+
+	while ((long)nr_pages - (total - (long)nr_encl - v - ISGX_EPC_RESERVE) > v * VA_SLOTS)
+		v++;
+	return v;
+}

@@ -302,6 +302,81 @@ ISGX_TEST(kv_store, 120)
 	free(rc.r);
 }
 
+/*
+ * The measured pass is the second half of one stream of 2n: a fresh draw
+ * (not a replay of the warm-up), and a loop goes on without a seam.
+ */
+ISGX_TEST(measured_pass_is_fresh, 30)
+{
+	static const char *const names[] = { "zipf", "uniform", "hotcold", "scan", "loop" };
+	const unsigned long n = 3000;
+	unsigned int *t = malloc(2 * n * sizeof(*t));
+
+	ISGX_ASSERT(t, "out of memory");
+	for (unsigned int k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		struct pattern p = { .name = names[k], .nr_pages = 640, .hot = 128, .run = 640 };
+		unsigned long same = 0;
+		struct rng r;
+
+		if (!strcmp(names[k], "zipf"))
+			ISGX_ASSERT(!zipf_init(&p.zipf, 640, 0.99), "zipf_init");
+		rng_seed(&r, 7, 0);
+		pattern_gen(&p, 0, 1, &r, t, 2 * n);
+		for (unsigned long i = 0; i < n; i++)
+			same += t[i] == t[n + i];
+		if (!strcmp(names[k], "loop")) {
+			/* 3000 mod 640 != 0: a replay would restart at page 0. */
+			ISGX_EXPECT(t[n] == (t[n - 1] + 1) % 640, "loop: seam %u -> %u",
+				    t[n - 1], t[n]);
+		} else {
+			ISGX_EXPECT(same < n / 2, "%s: %lu of %lu accesses replayed", names[k],
+				    same, n);
+		}
+		zipf_free(&p.zipf);
+	}
+	free(t);
+}
+
+ISGX_TEST(footprint_and_va_capacity, 30)
+{
+	unsigned int t[] = { 3, 1, 3, 3, 0, 1 };
+
+	ISGX_EXPECT(trace_distinct(t, 6, 4) == 3, "distinct %lu", trace_distinct(t, 6, 4));
+	ISGX_EXPECT(trace_distinct(t, 0, 4) == 0, "empty");
+	/* The smallest v with a slot for every page that does not fit. */
+	for (long total = 64; total <= 8192; total *= 2) {
+		for (unsigned int pages = 1; pages < 5 * total; pages += total / 3) {
+			long v = va_pages_needed(total, 2, pages), cap;
+
+			cap = total - 2 - v - ISGX_EPC_RESERVE;
+			ISGX_EXPECT((long)pages - cap <= v * VA_SLOTS, "total %ld pages %u: v %ld too small",
+				    total, pages, v);
+			cap++;
+			ISGX_EXPECT(!v || (long)pages - cap > (v - 1) * VA_SLOTS,
+				    "total %ld pages %u: v %ld not the smallest", total, pages, v);
+		}
+	}
+}
+
+ISGX_TEST(latency_buckets, 30)
+{
+	unsigned int prev = 0;
+
+	for (uint64_t ns = 0; ns < (1ULL << 40); ns = ns < 64 ? ns + 1 : ns + ns / 7 + 3) {
+		unsigned int b = lat_bucket(ns);
+		uint64_t end = lat_bucket_end(b), start = b ? lat_bucket_end(b - 1) : 0;
+
+		ISGX_ASSERT(b >= prev, "bucket of %llu went down", (unsigned long long)ns);
+		ISGX_ASSERT(start <= ns && ns < end, "%llu not in bucket %u [%llu, %llu)",
+			    (unsigned long long)ns, b, (unsigned long long)start,
+			    (unsigned long long)end);
+		/* At most 12.5 % wide above the first eight exact ones. */
+		ISGX_ASSERT(b < 8 || (end - start) * 8 <= start, "bucket %u [%llu, %llu) too wide",
+			    b, (unsigned long long)start, (unsigned long long)end);
+		prev = b;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	return isgx_harness_main(argc, argv);

@@ -43,3 +43,22 @@ unsigned int *trace_merge(struct recorder *const *rc, unsigned int nr, unsigned 
 	*n = total;
 	return all;
 }
+
+unsigned long trace_distinct(const unsigned int *trace, unsigned long n, unsigned int nr_pages)
+{
+	unsigned char *seen = calloc(nr_pages ? nr_pages : 1, 1);
+	unsigned long distinct = 0;
+
+	if (!seen) {
+		fprintf(stderr, "wsgen: out of memory for the footprint\n");
+		exit(1);
+	}
+	for (unsigned long i = 0; i < n; i++) {
+		if (trace[i] < nr_pages && !seen[trace[i]]) {
+			seen[trace[i]] = 1;
+			distinct++;
+		}
+	}
+	free(seen);
+	return distinct;
+}

@@ -27,8 +27,15 @@
  *		record and a bad one is an error (exit 1).  kv-a, kv-b, kv-c
  *		are short for --pattern=kv --ycsb=a (b, c).
  * The page patterns read one word of each page touched and check it
- * against what was added.  The stream runs once to warm up and once
- * measured.
+ * against what was added.  Each thread's seeded generator draws 2 x
+ * --accesses: the first half is the warm-up pass, the second the measured
+ * one, so the measured pass is a fresh draw of the same distribution (a
+ * policy cannot learn the sample it is measured on) and the positional
+ * patterns (loop, scan, seq) go on where the warm-up ended.  --accesses
+ * defaults to 10 x the working set in pages (kv: requests), so that the
+ * measured pass touches what the ratio names; footprint (distinct pages
+ * of the measured pass) and footprint_ratio (÷ the usable EPC) say what
+ * it did touch.
  *
  * --threads=N: N threads share the stream, each its own seeded sub-stream
  * of accesses/N (thread 0's is the single-thread stream's start).  Every
@@ -40,10 +47,27 @@
  * dealt round-robin (page g is page g/N of enclave g%N), so every pattern
  * spreads over all of them; the trace is of (enclave, page) pairs.
  *
+ * Belady's MIN of the trace (warm-up as history, faults of the measured
+ * pass counted), at two capacities:
+ *	min_faults_usable  what the hardware leaves: the EPC less the SECS
+ *			   pages, the VA pages the working set's evicted
+ *			   pages need (512 slots each) and the pager's fixed
+ *			   reserve of 2; faults_over_min is judged on this
+ *	min_faults_steady  also less the free pages kisgxswapd keeps (the
+ *			   middle of low_mark and high_mark): secondary, since
+ *			   a pager improves it by keeping more pages free
+ *
+ * The module's debugfs counters (nr_*, ns_*) are read around the measured
+ * pass only: their differences are printed as they are named, with
+ * etrack_per_evicted, ipi_rounds_per_evicted and ipi_cpus_per_evicted,
+ * and swap_rate ((evicted + loaded) / s).
+ *
  * Every access (kv: every request) of the measured pass is timed with
- * clock_gettime: lat_p50/p90/p99/max over all of them, and lat_slow_*
- * over those above --slow-ns (default 50000: the ones that faulted);
- * --lat-hist=FILE writes their log2 histogram, "bucket_ns count" lines.
+ * clock_gettime: lat_p50/p90/p99/p999/max over all of them, and
+ * lat_fault_* over those above --slow-ns (default 50000: the ones that
+ * faulted; lat_fault_count next to faults shows the split is right);
+ * --lat-hist=FILE writes their histogram, 8 buckets per power of two,
+ * "lt_ns all faulting" lines.
  *
  * Run as root in the guest with isgx loaded.  One line per measurement:
  *	metric=NAME factors=K=V,... value=NUMBER unit=UNIT
@@ -105,9 +129,10 @@ struct run {
 struct worker {
 	pthread_t tid;
 	struct run *run;
-	unsigned int *pages;		/* page patterns: this thread's accesses */
-	struct kv_req *req;		/* kv: its requests */
-	unsigned long n;
+	unsigned int *pages;		/* page patterns: both passes' accesses */
+	struct kv_req *req;		/* kv: both passes' requests */
+	unsigned long n;		/* accesses per pass */
+	unsigned long off;		/* of this pass in pages or req: 0 or n */
 	struct recorder rc;
 	uint64_t *lat;			/* of each access or request, last pass */
 	unsigned long bad;		/* page words other than the ones added */
@@ -123,11 +148,11 @@ static void *worker_run(void *arg)
 	for (unsigned long i = 0; i < w->n; i++) {
 		if (w->req) {
 			t0 = now_ns();
-			kv_op(&w->run->kv, &w->rc, &w->req[i]);
+			kv_op(&w->run->kv, &w->rc, &w->req[w->off + i]);
 			w->lat[i] = now_ns() - t0;
 			continue;
 		}
-		g = w->pages[i];
+		g = w->pages[w->off + i];
 		rec_touch(&w->rc, g);
 		t0 = now_ns();
 		v = *(volatile uint64_t *)ws_page(ws, g);	/* every data page is readable */
@@ -138,12 +163,14 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-/* One pass of every thread's stream. */
-static int run_pass(struct worker *w, unsigned int nr)
+/* Pass @pass (0: warm-up, 1: measured) of every thread's stream. */
+static int run_pass(struct worker *w, unsigned int nr, int pass)
 {
 	unsigned int i;
 	int ret = 0;
 
+	for (i = 0; i < nr; i++)
+		w[i].off = pass ? w[i].n : 0;
 	if (nr == 1) {
 		worker_run(w);
 		return 0;
@@ -195,13 +222,14 @@ static void usage(FILE *f)
 		   "             [--tag=K=V,...]\n"
 		   "  --ratio       working set / EPC, in (0, 16]\n"
 		   "  --accesses    page accesses (kv: requests) per pass, shared by the threads\n"
+		   "                (default: 10 x the working set in pages)\n"
 		   "  --run         seq: pages per sequential run (default: the working set)\n"
 		   "  --ycsb        kv: YCSB workload a (50/50 read/update), b (95/5), c (reads)\n"
 		   "  --value-size  kv: value bytes per record, a multiple of 8 (default 1024)\n"
 		   "  --threads     threads sharing the stream, 1..%d (default 1)\n"
 		   "  --enclaves    enclaves the working set is split over, 1..%d (default 1)\n"
-		   "  --slow-ns     accesses above this are 'slow' (faulted; default 50000)\n"
-		   "  --lat-hist    write the latency histogram (bucket_ns count) to FILE\n"
+		   "  --slow-ns     accesses above this faulted (default 50000)\n"
+		   "  --lat-hist    write the latency histogram (lt_ns all faulting) to FILE\n"
 		   "  --trace       write the measured pass's page trace to FILE\n",
 		MAX_THREADS, MAX_ENCLAVES);
 }
@@ -230,11 +258,12 @@ int main(int argc, char **argv)
 	const char *pattern = "zipf", *key_path = ISGX_DEFAULT_KEY, *trace_path = NULL, *tag = "";
 	const char *hist_path = NULL, *ycsb_arg = NULL;
 	double ratio = 2.0, theta = 0.99, t0 = 0, t1, load_time = 0;
-	unsigned long accesses = 20000, seed = 1, run_len = 0, value_size = 1024, threads = 1;
+	unsigned long accesses = 0, seed = 1, run_len = 0, value_size = 1024, threads = 1;
 	unsigned long enclaves = 1, slow_ns = 50000, i, seq_measured, nr_seq, nr_lat, bad = 0;
-	unsigned long min, min_bound, kv_errors = 0;
-	long total, hw, lw, loaded0 = 0, evicted0 = 0, loaded, evicted, cap_l, bound_l;
-	unsigned int nr_pages, per, cap, *all;
+	unsigned long min_usable, min_steady, min_bound, kv_errors = 0, footprint;
+	long total, hw, lw, loaded, evicted, usable, steady, bound, nr_va;
+	unsigned int nr_pages, per, *all;
+	struct counters before = { 0 }, after = { 0 };
 	struct recorder **rcs;
 	struct pattern pat = { 0 };
 	struct worker *w;
@@ -305,8 +334,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (ratio <= 0 || ratio > 16 || !accesses) {
-		fprintf(stderr, "wsgen: --ratio must be in (0, 16] and --accesses > 0\n");
+	if (ratio <= 0 || ratio > 16) {
+		fprintf(stderr, "wsgen: --ratio must be in (0, 16]\n");
 		return 2;
 	}
 	if (run_len && strcmp(pattern, "seq")) {
@@ -322,7 +351,7 @@ int main(int argc, char **argv)
 			MAX_THREADS, MAX_ENCLAVES);
 		return 2;
 	}
-	if (accesses < threads) {
+	if (accesses && accesses < threads) {
 		fprintf(stderr, "wsgen: --accesses must be at least --threads\n");
 		return 2;
 	}
@@ -349,6 +378,10 @@ int main(int argc, char **argv)
 	nr_pages = per * enclaves;
 	run.ws.nr_encl = enclaves;
 	run.ws.per = per;
+	if (!accesses)
+		accesses = 10UL * nr_pages;
+	if (accesses < threads)
+		accesses = threads;
 
 	w = calloc(threads, sizeof(*w));
 	if (!w)
@@ -373,16 +406,17 @@ int main(int argc, char **argv)
 		w[t].n = accesses / threads + (t < accesses % threads);
 		w[t].lat = malloc(w[t].n * sizeof(*w[t].lat));
 		rng_seed(&r, seed, t);
+		/* Warm-up and measured pass: one stream, drawn on. */
 		if (run.is_kv) {
-			w[t].req = malloc(w[t].n * sizeof(*w[t].req));
+			w[t].req = malloc(2 * w[t].n * sizeof(*w[t].req));
 			if (!w[t].lat || !w[t].req)
 				goto oom;
-			kv_gen(&run.kv, &r, w[t].req, w[t].n);
+			kv_gen(&run.kv, &r, w[t].req, 2 * w[t].n);
 		} else {
-			w[t].pages = malloc(w[t].n * sizeof(*w[t].pages));
+			w[t].pages = malloc(2 * w[t].n * sizeof(*w[t].pages));
 			if (!w[t].lat || !w[t].pages)
 				goto oom;
-			pattern_gen(&pat, t, threads, &r, w[t].pages, w[t].n);
+			pattern_gen(&pat, t, threads, &r, w[t].pages, 2 * w[t].n);
 		}
 	}
 	zipf_free(&pat.zipf);
@@ -411,6 +445,9 @@ int main(int argc, char **argv)
 	snprintf(factors, sizeof(factors), "pattern=%s,ratio=%.2f,epc=%ld,accesses=%lu,seed=%lu%s%s%s",
 		 pname, ratio, total, accesses, seed, extra, *tag ? "," : "", tag);
 	printf("metric=build_time factors=%s value=%.3f unit=s\n", factors, t1 - t0);
+	/* Every page added (data, TCS, SSA) went through EADD and EEXTEND. */
+	printf("metric=build_rate factors=%s value=%.1f unit=pages/s\n", factors,
+	       (per + 2.0) * enclaves / (t1 - t0));
 	fflush(stdout);
 
 	/* kv: YCSB's load phase, one thread; its touches are in the trace. */
@@ -419,21 +456,23 @@ int main(int argc, char **argv)
 		kv_load(&run.kv, &w[0].rc);
 		load_time = now_ns() / 1e9 - t0;
 	}
-	/* A warm-up pass of the same stream, then the measured one. */
+	/* The warm-up pass, then the measured one with the counters around it. */
 	seq_measured = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass) {
 			seq_measured = atomic_load(&trace_seq);
-			loaded0 = counter("nr_loaded");
-			evicted0 = counter("nr_evicted");
+			if (counters_read(&before))
+				return 1;
 			t0 = now_ns() / 1e9;
 		}
-		if (run_pass(w, threads))
+		if (run_pass(w, threads, pass))
 			return 1;
 	}
 	t1 = now_ns() / 1e9;
-	loaded = counter("nr_loaded") - loaded0;
-	evicted = counter("nr_evicted") - evicted0;
+	if (counters_read(&after))
+		return 1;
+	loaded = counters_diff(&before, &after, "nr_loaded");
+	evicted = counters_diff(&before, &after, "nr_evicted");
 
 	/* The page touches in ticket order: the trace the pager saw. */
 	rcs = malloc(threads * sizeof(*rcs));
@@ -447,32 +486,40 @@ int main(int argc, char **argv)
 	free(rcs);
 	if (!all)
 		return 1;
-	/*
-	 * Pages the pager can keep: the EPC less the SECSs, the VA pages and
-	 * the free pages kisgxswapd keeps (between the marks: their middle).
-	 */
-	bound_l = total - (long)enclaves - (nr_pages + 511) / 512;
-	cap_l = bound_l - (hw > 0 ? (hw + lw) / 2 : 0);
-	cap = cap_l > 0 ? cap_l : 1;
-	min = belady_min(all, nr_seq, nr_pages, cap, seq_measured);
+	nr_va = va_pages_needed(total, enclaves, nr_pages);
+	/* What the hardware leaves for data pages (see the top of the file). */
+	bound = total - (long)enclaves - nr_va;
+	usable = bound - ISGX_EPC_RESERVE;
+	steady = usable - (hw > 0 ? (hw + lw) / 2 : 0);
+	min_usable = belady_min(all, nr_seq, nr_pages, usable > 0 ? usable : 1, seq_measured);
+	min_steady = belady_min(all, nr_seq, nr_pages, steady > 0 ? steady : 1, seq_measured);
 	/*
 	 * No pager can fault less than MIN with every EPC page but the SECSs
 	 * and the VA pages: fewer means accesses reached pages through
 	 * mappings that should have been gone (stale TLB entries, for one).
 	 */
-	min_bound = belady_min(all, nr_seq, nr_pages, bound_l > 0 ? bound_l : 1, seq_measured);
+	min_bound = belady_min(all, nr_seq, nr_pages, bound > 0 ? bound : 1, seq_measured);
 	if (loaded < (long)min_bound)
 		fprintf(stderr, "wsgen: warning: %ld faults is below MIN (%lu) at the whole EPC: stale mappings?%s\n",
 			loaded, min_bound,
 			threads > 1 ? " (the multi-thread trace is an approximation)" : "");
+	footprint = trace_distinct(all + seq_measured, nr_seq - seq_measured, nr_pages);
+	printf("metric=footprint factors=%s value=%lu unit=pages\n", factors, footprint);
+	printf("metric=footprint_ratio factors=%s,usable=%ld value=%.4f unit=ratio\n", factors,
+	       usable, usable > 0 ? (double)footprint / usable : 0.0);
 	printf("metric=min_faults_bound factors=%s value=%lu unit=pages\n", factors, min_bound);
 	printf("metric=faults factors=%s value=%ld unit=pages\n", factors, loaded);
 	printf("metric=evictions factors=%s value=%ld unit=pages\n", factors, evicted);
-	printf("metric=min_faults factors=%s,capacity=%u value=%lu unit=pages\n", factors, cap,
-	       min);
+	printf("metric=min_faults_usable factors=%s,capacity=%ld value=%lu unit=pages\n",
+	       factors, usable, min_usable);
+	printf("metric=min_faults_steady factors=%s,capacity=%ld value=%lu unit=pages\n",
+	       factors, steady, min_steady);
 	printf("metric=access_time factors=%s value=%.3f unit=s\n", factors, t1 - t0);
 	printf("metric=swap_in_rate factors=%s value=%.1f unit=pages/s\n", factors,
 	       loaded / (t1 - t0));
+	printf("metric=swap_rate factors=%s value=%.1f unit=pages/s\n", factors,
+	       (loaded + evicted) / (t1 - t0));
+	counters_report(&before, &after, factors);
 	if (run.is_kv) {
 		printf("metric=load_time factors=%s value=%.3f unit=s\n", factors, load_time);
 		printf("metric=kv_ops_rate factors=%s value=%.1f unit=ops/s\n", factors,
@@ -491,7 +538,7 @@ int main(int argc, char **argv)
 		nr_lat += w[t].n;
 	}
 	if (hist_path) {
-		int ret = lat_hist_write(hist_path, lat, nr_lat);
+		int ret = lat_hist_write(hist_path, lat, nr_lat, slow_ns);
 
 		if (ret) {
 			fprintf(stderr, "wsgen: %s: %s\n", hist_path, strerror(-ret));

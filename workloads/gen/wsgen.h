@@ -128,6 +128,33 @@ static inline void rec_touch(struct recorder *rc, unsigned int page)
 	rc->r[rc->n++].page = page;
 }
 
+/* The number of distinct pages among the @n entries of @trace. */
+unsigned long trace_distinct(const unsigned int *trace, unsigned long n, unsigned int nr_pages);
+
+/* ---- counters.c: the module's debugfs counters ---- */
+
+#define COUNTERS_MAX		96
+#define COUNTER_NAME_MAX	48
+
+struct counter {
+	char name[COUNTER_NAME_MAX];
+	long long value;
+};
+
+struct counters {
+	unsigned int n;
+	struct counter c[COUNTERS_MAX];
+};
+
+/* Every counter (nr_*, ns_*; not the gauges) of isgx's debugfs: 0 or -1. */
+int counters_read(struct counters *c);
+/* @name's growth from @before to @after (0 when either lacks it). */
+long long counters_diff(const struct counters *before, const struct counters *after,
+			const char *name);
+/* One metric line per counter's growth, and the per-evicted-page ratios. */
+void counters_report(const struct counters *before, const struct counters *after,
+		     const char *factors);
+
 /* ---- belady.c ---- */
 
 /*
@@ -136,6 +163,19 @@ static inline void rec_touch(struct recorder *rc, unsigned int page)
  */
 unsigned long belady_min(const unsigned int *trace, unsigned long n, unsigned int nr_pages,
 			 unsigned int cap, unsigned long count_from);
+
+/* EPC pages the pager keeps free for its VA pool (kmod/pager.c). */
+#define ISGX_EPC_RESERVE	2
+/* Versions one VA page holds. */
+#define VA_SLOTS		512
+
+/*
+ * VA pages needed when the @nr_pages of @nr_encl enclaves share an EPC of
+ * @total pages with as many of them resident as fit: the smallest v that
+ * holds a slot for every page that the rest (total - SECSs - v - reserve)
+ * leaves out.
+ */
+long va_pages_needed(long total, unsigned long nr_encl, unsigned int nr_pages);
 
 /* ---- lat.c: latencies ---- */
 
@@ -148,8 +188,14 @@ uint64_t now_ns(void);
  */
 void lat_report(uint64_t *lat, unsigned long n, uint64_t slow_ns, const char *factors,
 		const char *unit);
-/* The log2 histogram of @lat: "bucket_ns count" lines.  0 or -errno. */
-int lat_hist_write(const char *path, const uint64_t *lat, unsigned long n);
+/*
+ * The histogram of @lat, 8 buckets per power of two: "lt_ns all faulting"
+ * lines (faulting: above @slow_ns).  0 or -errno.
+ */
+int lat_hist_write(const char *path, const uint64_t *lat, unsigned long n, uint64_t slow_ns);
+/* Histogram bucket of @ns and the exclusive upper bound of bucket @b. */
+unsigned int lat_bucket(uint64_t ns);
+uint64_t lat_bucket_end(unsigned int b);
 
 /* ---- kv.c: the key-value store ---- */
 
