@@ -667,6 +667,15 @@ out:
 	return done ? done : ret;
 }
 
+/*
+ * A fault that returns VM_FAULT_RETRY has given its mmap_lock up and
+ * slept, waiting for free EPC (unless FAULT_FLAG_RETRY_NOWAIT forbade
+ * both); the core takes the lock again and calls the handler once more.
+ * Such an attempt is counted as a retry only, so that a retried fault is
+ * one fault, with the latency of its last attempt: the sleep before a
+ * retry is thus not in the module's figure.  wsgen's per-access timing in
+ * user space covers the whole of it.
+ */
 static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
 {
 	u64 start = ktime_get_ns();
@@ -675,6 +684,10 @@ static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
 	trace_fault_begin(vmf->address, vmf->flags);
 	ret = __isgx_vma_fault(vmf);
 	trace_fault_end(vmf->address, (__force unsigned int)ret);
+	if (ret & VM_FAULT_RETRY) {
+		isgx_stat_inc(nr_fault_retries);
+		return ret;
+	}
 	isgx_stat_inc(nr_faults);
 	isgx_stats_fault_latency(ktime_get_ns() - start);
 	return ret;

@@ -89,6 +89,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/mm.h>
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
@@ -206,11 +207,14 @@ static unsigned int isgx_fault_around(void)
  * @inactive:		other resident pages, oldest first
  * @nr_active:		pages on @active
  * @nr_inactive:	pages on @inactive
+ * @lock_since:		when @lock was last taken (local_clock()), for its
+ *			hold statistics; @lock
  * @swapd:		the kisgxswapd thread
  * @swapd_wq:		kisgxswapd sleeps here
  */
 struct isgx_pager {
 	spinlock_t lock;
+	u64 lock_since;
 	struct list_head active;
 	struct list_head inactive;
 	unsigned long nr_active;
@@ -220,6 +224,30 @@ struct isgx_pager {
 };
 
 static struct isgx_pager isgx_pager;
+
+/*
+ * isgx_pager.lock, every hold timed (debugfs nr_lru_lock_holds,
+ * ns_lru_lock_held, ns_lru_lock_max).  The clock is read inside the
+ * critical section, so a hold is measured from just after the lock is
+ * taken to just before it is given up: the spinning before it is not in
+ * the figure.  local_clock(), as lock_stat uses: a hold does not leave
+ * its CPU, and it is a TSC read where ktime_get_ns() may read the HPET
+ * (a guest whose TSCs are not synchronised, as under TCG), which would
+ * cost more than most holds.
+ */
+static void isgx_pager_lock(void)
+	__acquires(&isgx_pager.lock)
+{
+	spin_lock(&isgx_pager.lock);
+	isgx_pager.lock_since = local_clock();
+}
+
+static void isgx_pager_unlock(void)
+	__releases(&isgx_pager.lock)
+{
+	isgx_stats_lru_lock_held(local_clock() - isgx_pager.lock_since);
+	spin_unlock(&isgx_pager.lock);
+}
 
 /*
  * Watermarks must keep min <= low <= high <= the EPC size.  At load time
@@ -279,6 +307,49 @@ struct isgx_victim {
 	bool young;
 };
 
+/*
+ * Where a reclaim pass spends its time (debugfs ns_reclaim_*).  The clock
+ * is read only at the boundaries of phases, and each lap is charged to
+ * the phase that ends there: so the phases never overlap and add up to
+ * the pass, but for what a skip leaves out.  The pass adds its sums to
+ * the counters once, at its end.
+ */
+struct isgx_reclaim_clock {
+	u64 start;
+	u64 last;
+	u64 ns[ISGX_RECLAIM_NR_PHASES];
+};
+
+/* The time since the last boundary was spent in @phase. */
+static void isgx_clock_lap(struct isgx_reclaim_clock *c, enum isgx_reclaim_phase phase)
+{
+	u64 now = ktime_get_ns();
+
+	c->ns[phase] += now - c->last;
+	c->last = now;
+}
+
+/* The time since the last boundary belongs to no phase. */
+static void isgx_clock_skip(struct isgx_reclaim_clock *c)
+{
+	c->last = ktime_get_ns();
+}
+
+/*
+ * encl->lock for a reclaim pass.  Only a contended lock reads the clock:
+ * the time so far goes to @phase, the wait for the lock to
+ * ISGX_RECLAIM_WAIT.
+ */
+static void isgx_reclaim_encl_lock(struct isgx_encl *encl, struct isgx_reclaim_clock *c,
+				   enum isgx_reclaim_phase phase)
+{
+	if (mutex_trylock(&encl->lock))
+		return;
+	isgx_clock_lap(c, phase);
+	mutex_lock(&encl->lock);
+	isgx_clock_lap(c, ISGX_RECLAIM_WAIT);
+}
+
 static bool isgx_pager_below_low(void)
 {
 	return isgx_epc_nr_free() < isgx_low_mark();
@@ -329,9 +400,9 @@ static void __isgx_pager_del(struct isgx_epc_page *epc)
 
 static void isgx_pager_add(struct isgx_epc_page *epc, bool active)
 {
-	spin_lock(&isgx_pager.lock);
+	isgx_pager_lock();
 	__isgx_pager_add(epc, active);
-	spin_unlock(&isgx_pager.lock);
+	isgx_pager_unlock();
 }
 
 /**
@@ -366,10 +437,10 @@ void isgx_pager_untrack(struct isgx_epc_page *epc)
 
 	isgx_proc_charge(page->encl->proc, -1);
 	page->encl->nr_resident--;
-	spin_lock(&isgx_pager.lock);
+	isgx_pager_lock();
 	if (!list_empty(&epc->list))
 		__isgx_pager_del(epc);
-	spin_unlock(&isgx_pager.lock);
+	isgx_pager_unlock();
 }
 
 /* One attempt: a page above the reserve, and kisgxswapd woken when low. */
@@ -805,8 +876,11 @@ static void isgx_victim_done(struct isgx_victim *v)
 	wake_up_var(v->page);
 }
 
-/* Phase 3 for one victim: EWB.  encl->lock held. */
-static bool isgx_victim_write(struct isgx_victim *v)
+/*
+ * Phase 3 for one victim: EWB.  The ladder's ETRACK and IPI rounds are
+ * charged to ISGX_RECLAIM_TRACK on @c.  encl->lock held.
+ */
+static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *c)
 {
 	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
 	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
@@ -830,7 +904,9 @@ static bool isgx_victim_write(struct isgx_victim *v)
 			break;
 		isgx_stat_inc(nr_ewb_not_tracked);
 		/* Somebody was still inside: a new tracking cycle, kick again. */
+		isgx_clock_lap(c, ISGX_RECLAIM_EWB);
 		isgx_encl_track(encl);
+		isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	}
 	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
 		isgx_stat_inc(nr_ewb_failed);
@@ -992,7 +1068,7 @@ static unsigned long isgx_pager_isolate(struct list_head *list, struct isgx_vict
 	struct isgx_epc_page *epc, *tmp;
 	unsigned long n = 0;
 
-	spin_lock(&isgx_pager.lock);
+	isgx_pager_lock();
 	list_for_each_entry_safe(epc, tmp, list, list) {
 		struct isgx_encl_page *page = epc->owner;
 
@@ -1013,7 +1089,7 @@ static unsigned long isgx_pager_isolate(struct list_head *list, struct isgx_vict
 		};
 		n++;
 	}
-	spin_unlock(&isgx_pager.lock);
+	isgx_pager_unlock();
 	return n;
 }
 
@@ -1065,9 +1141,11 @@ static void isgx_encl_mm_unlock(struct isgx_encl *encl)
 /*
  * Age the oldest @nr pages of the active list: harvest their young bits,
  * one mm lock and one enclave lock round per enclave; young pages rotate,
- * the others move to the inactive list.
+ * the others move to the inactive list.  Waits for an enclave lock are
+ * charged to ISGX_RECLAIM_WAIT on @c, the rest to ISGX_RECLAIM_AGE.
  */
-static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
+static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr,
+				  struct isgx_reclaim_clock *c)
 {
 	unsigned long n = isgx_pager_isolate(&isgx_pager.active, v, nr, NULL);
 	unsigned long first, last, i;
@@ -1086,7 +1164,7 @@ static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
 				v[i].young = true;
 			continue;
 		}
-		mutex_lock(&encl->lock);
+		isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_AGE);
 		for (i = first; i < last; i++) {
 			struct vm_area_struct *vma = vma_lookup(encl->mm, v[i].page->addr);
 
@@ -1098,15 +1176,18 @@ static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr)
 		mutex_unlock(&encl->lock);
 		isgx_encl_mm_unlock(encl);
 	}
-	spin_lock(&isgx_pager.lock);
+	isgx_pager_lock();
 	for (i = 0; i < n; i++) {
 		if (!v[i].young)
 			v[i].epc->flags &= ~ISGX_EPC_REFERENCED;
 		__isgx_pager_add(v[i].epc, v[i].young);
 	}
-	spin_unlock(&isgx_pager.lock);
+	isgx_pager_unlock();
+	isgx_clock_lap(c, ISGX_RECLAIM_AGE);
+	/* A last reference frees an enclave: no phase of the pass. */
 	for (i = 0; i < n; i++)
 		isgx_encl_put(v[i].encl);
+	isgx_clock_skip(c);
 }
 
 /*
@@ -1140,33 +1221,39 @@ static unsigned long isgx_pager_pick(struct isgx_victim *v, unsigned long nr,
 
 /*
  * One pass: isolate up to @nr_to_scan victims that @pick allows (NULL:
- * the policy chooses) and evict them.  Context: process context, may
- * sleep; no enclave lock held.  Returns the number evicted.
+ * the policy chooses) and evict them.  Its time goes to the phases of
+ * debugfs ns_reclaim_* (see struct isgx_reclaim_clock).  Context: process
+ * context, may sleep; no enclave lock held.  Returns the number evicted.
  */
 static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool force,
 					     struct isgx_pick *pick)
 {
 	bool two_lists = READ_ONCE(policy) == ISGX_POLICY_DEFAULT;
 	unsigned long n, i, k, first, last, nr_evicted = 0;
+	struct isgx_reclaim_clock c = {};
 	struct isgx_victim *v;
 
+	c.start = ktime_get_ns();
 	v = kvmalloc_array(nr_to_scan, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return 0;
 	trace_reclaim_begin(nr_to_scan, isgx_epc_nr_free());
 	isgx_stat_inc(nr_reclaim_passes);
+	isgx_clock_skip(&c);
 
 	/* Keep the inactive list at least half as long as the active one. */
 	if (two_lists && 2 * READ_ONCE(isgx_pager.nr_inactive) < READ_ONCE(isgx_pager.nr_active))
-		isgx_pager_age_active(v, nr_to_scan);
+		isgx_pager_age_active(v, nr_to_scan, &c);
 	n = isgx_pager_pick(v, nr_to_scan, pick);
 	isgx_stat_add(nr_scanned, n);
 	isgx_victims_group(v, n);
+	isgx_clock_lap(&c, ISGX_RECLAIM_ISOLATE);
 
 	/* VA slots first: taking one may allocate, and so reclaim. */
 	for (i = 0; i < n; i++)
 		if (isgx_va_slot_get(&v[i].slot))
 			break;
+	isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
 
 	for (first = 0; first < n; first = last) {
 		struct isgx_encl *encl = v[first].encl;
@@ -1176,7 +1263,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 
 		for (last = first; last < n && v[last].encl == encl; last++)
 			;
-		mutex_lock(&encl->lock);
+		isgx_reclaim_encl_lock(encl, &c, ISGX_RECLAIM_BLOCK);
 		for (i = first; i < last; i++) {
 			if (locked && v[i].slot.page && isgx_victim_block(&v[i], &clear)) {
 				v[i].blocked = true;
@@ -1186,6 +1273,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 		mutex_unlock(&encl->lock);
 		if (locked)
 			isgx_encl_mm_unlock(encl);
+		isgx_clock_lap(&c, ISGX_RECLAIM_BLOCK);
 		if (!nr_blocked)
 			continue;
 
@@ -1193,18 +1281,20 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 		for (i = first; i < last; i++)
 			v[i].has_backing = v[i].blocked &&
 					   !isgx_backing_get(encl, v[i].page, &v[i].backing);
+		isgx_clock_lap(&c, ISGX_RECLAIM_BACKING);
 
 		/*
 		 * ETRACK and EWB under encl->lock, given up every few EWBs so
 		 * that faults of the enclave go on, and a page a fault waits
 		 * for is written next (the tracking cycle stays valid).
 		 */
-		mutex_lock(&encl->lock);
+		isgx_reclaim_encl_lock(encl, &c, ISGX_RECLAIM_BACKING);
 		isgx_encl_track(encl);
+		isgx_clock_lap(&c, ISGX_RECLAIM_TRACK);
 		for (k = 0; k < nr_blocked; k++) {
 			i = isgx_victim_next(v, first, last);
 			v[i].blocked = false;
-			if (isgx_victim_write(&v[i])) {
+			if (isgx_victim_write(&v[i], &c)) {
 				isgx_proc_charge(encl->proc, -1);
 				encl->nr_resident--;
 				isgx_epc_release_evicted(v[i].epc);
@@ -1214,11 +1304,12 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 			if ((k + 1) % ISGX_EWB_PER_LOCK == 0 && k + 1 < nr_blocked) {
 				mutex_unlock(&encl->lock);
 				cond_resched();
-				mutex_lock(&encl->lock);
+				isgx_reclaim_encl_lock(encl, &c, ISGX_RECLAIM_EWB);
 			}
 		}
 		isgx_encl_secs_evict(encl);
 		mutex_unlock(&encl->lock);
+		isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
 	}
 
 	/*
@@ -1226,13 +1317,15 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 	 * second chance at the inactive tail (fifo16); a failure goes back
 	 * to the inactive tail.
 	 */
-	spin_lock(&isgx_pager.lock);
+	isgx_pager_lock();
 	for (i = 0; i < n; i++)
 		if (v[i].epc)
 			isgx_pager_readd(v[i].epc, two_lists && v[i].young);
-	spin_unlock(&isgx_pager.lock);
+	isgx_pager_unlock();
+	isgx_clock_lap(&c, ISGX_RECLAIM_ISOLATE);
 	for (i = 0; i < n; i++)
 		isgx_va_slot_put(&v[i].slot);
+	isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
 	/*
 	 * Only now drop the references: the last one releases the enclave,
 	 * which frees every page it has, including later victims of this
@@ -1242,6 +1335,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 		isgx_encl_put(v[i].encl);
 	kvfree(v);
 	trace_reclaim_end(n, nr_evicted);
+	isgx_stats_reclaim_pass(c.ns, ktime_get_ns() - c.start);
 	return nr_evicted;
 }
 

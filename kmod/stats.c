@@ -59,22 +59,82 @@ DEFINE_DEBUGFS_ATTRIBUTE(isgx_counter_fops, isgx_counter_get, NULL, "%llu\n");
  * isgx_stats_fault_latency() - count one fault of @ns nanoseconds
  * @ns:		the fault's duration
  *
+ * The bucket comes from the value's top four bits: the position of the
+ * highest one (fls64) picks the power of two, the three bits below it the
+ * eighth of it (see ISGX_HIST_BUCKETS).
+ *
  * Context: any.
  */
 void isgx_stats_fault_latency(u64 ns)
 {
-	unsigned int b = ns < 1024 ? 0 : ilog2(ns) - 9;
+	unsigned int e, b;
 
-	atomic64_inc(&isgx_stats.fault_hist[min(b, ISGX_HIST_BUCKETS - 1U)]);
+	if (ns < BIT_ULL(ISGX_HIST_MIN_SHIFT)) {
+		b = 0;
+	} else if (ns >= BIT_ULL(ISGX_HIST_MAX_SHIFT)) {
+		b = ISGX_HIST_BUCKETS - 1;
+	} else {
+		e = fls64(ns) - 1;
+		b = ((e - ISGX_HIST_MIN_SHIFT) << ISGX_HIST_SUB_SHIFT) +
+		    ((ns >> (e - ISGX_HIST_SUB_SHIFT)) & (ISGX_HIST_SUB - 1));
+	}
+	atomic64_inc(&isgx_stats.fault_hist[b]);
+}
+
+/**
+ * isgx_stats_reclaim_pass() - add the phase times of one reclaim pass
+ * @ns:		nanoseconds per phase, indexed by enum isgx_reclaim_phase
+ * @total:	nanoseconds of the whole pass
+ *
+ * A pass adds its times once, at its end: one atomic per phase per pass,
+ * not per page.
+ *
+ * Context: any.
+ */
+void isgx_stats_reclaim_pass(const u64 *ns, u64 total)
+{
+	unsigned int i;
+
+	for (i = 0; i < ISGX_RECLAIM_NR_PHASES; i++)
+		atomic64_add(ns[i], &isgx_stats.ns_reclaim[i]);
+	atomic64_add(total, &isgx_stats.ns_reclaim_total);
+}
+
+/**
+ * isgx_stats_lru_lock_held() - count one hold of isgx_pager.lock
+ * @ns:		how long it was held
+ *
+ * Only holders of the lock write these three counters, so a plain read
+ * and set is enough (and cheaper than a locked add inside the critical
+ * section); readers see each one whole.
+ *
+ * Context: isgx_pager.lock held.
+ */
+void isgx_stats_lru_lock_held(u64 ns)
+{
+	atomic64_set(&isgx_stats.nr_lru_lock_holds,
+		     atomic64_read(&isgx_stats.nr_lru_lock_holds) + 1);
+	atomic64_set(&isgx_stats.ns_lru_lock_held,
+		     atomic64_read(&isgx_stats.ns_lru_lock_held) + ns);
+	if (ns > atomic64_read(&isgx_stats.ns_lru_lock_max))
+		atomic64_set(&isgx_stats.ns_lru_lock_max, ns);
+}
+
+/* The exclusive upper bound of bucket @i, in ns. */
+static u64 isgx_hist_bound(unsigned int i)
+{
+	unsigned int e = ISGX_HIST_MIN_SHIFT + i / ISGX_HIST_SUB;
+
+	return (u64)(ISGX_HIST_SUB + i % ISGX_HIST_SUB + 1) << (e - ISGX_HIST_SUB_SHIFT);
 }
 
 /* fault_latency: one line per bucket, "lt_ns=<upper bound> count=<n>". */
 static int isgx_fault_hist_show(struct seq_file *m, void *v)
 {
-	int i;
+	unsigned int i;
 
 	for (i = 0; i < ISGX_HIST_BUCKETS; i++)
-		seq_printf(m, "lt_ns=%llu count=%lld\n", 1ULL << (i + 10),
+		seq_printf(m, "lt_ns=%llu count=%lld\n", isgx_hist_bound(i),
 			   atomic64_read(&isgx_stats.fault_hist[i]));
 	return 0;
 }
@@ -84,8 +144,13 @@ static const struct {
 	const char *name;
 	atomic64_t *counter;
 } isgx_counters[] = {
-	/* Faults on enclave mappings. */
+	/*
+	 * Faults on enclave mappings, a retried fault once (its last
+	 * attempt; each attempt before it is one nr_fault_retries).
+	 */
 	{ "nr_faults", &isgx_stats.nr_faults },
+	/* Fault attempts that returned VM_FAULT_RETRY (no free EPC: wait, then again). */
+	{ "nr_fault_retries", &isgx_stats.nr_fault_retries },
 	/* Evicted pages brought back (ELDU succeeded). */
 	{ "nr_loaded", &isgx_stats.nr_loaded },
 	/* ELDU refused a sealed copy or faulted. */
@@ -120,6 +185,39 @@ static const struct {
 	{ "nr_va_evicted", &isgx_stats.nr_va_evicted },
 	/* Evicted VA pages loaded again for an ELDU. */
 	{ "nr_va_loaded", &isgx_stats.nr_va_loaded },
+	/*
+	 * Nanoseconds (ktime_get_ns()) in the phases of reclaim passes,
+	 * summed over every pass (kisgxswapd, direct, a process's own at its
+	 * limit).  The phases do not overlap; ns_reclaim_total minus their
+	 * sum is the rest (the victim array, dropping enclave references: a
+	 * last reference frees the enclave).  A pass that a VA page
+	 * allocation of another pass starts is counted in its own figures and
+	 * in the other's ns_reclaim_ewb and ns_reclaim_total.
+	 *
+	 * Taking victims off the LRU lists under isgx_pager.lock (and
+	 * sorting them by enclave), and putting those not evicted back.
+	 */
+	{ "ns_reclaim_isolate", &isgx_stats.ns_reclaim[ISGX_RECLAIM_ISOLATE] },
+	/* Aging the active list: isolate, young-bit harvest, put back. */
+	{ "ns_reclaim_age", &isgx_stats.ns_reclaim[ISGX_RECLAIM_AGE] },
+	/* Taking the mm's mmap_lock, young check, PTE zap, EBLOCK. */
+	{ "ns_reclaim_block", &isgx_stats.ns_reclaim[ISGX_RECLAIM_BLOCK] },
+	/* ETRACK and the IPI round, the first of a batch and the ladder's. */
+	{ "ns_reclaim_track", &isgx_stats.ns_reclaim[ISGX_RECLAIM_TRACK] },
+	/* Reading the victims' shmem backing and PCMD pages in. */
+	{ "ns_reclaim_backing", &isgx_stats.ns_reclaim[ISGX_RECLAIM_BACKING] },
+	/* VA slots and the EWBs (with a SECS's EWB and its backing). */
+	{ "ns_reclaim_ewb", &isgx_stats.ns_reclaim[ISGX_RECLAIM_EWB] },
+	/* Waiting for an encl->lock that another thread held (a trylock failed). */
+	{ "ns_reclaim_wait", &isgx_stats.ns_reclaim[ISGX_RECLAIM_WAIT] },
+	/* Whole reclaim passes, from start to end. */
+	{ "ns_reclaim_total", &isgx_stats.ns_reclaim_total },
+	/* Holds of isgx_pager.lock (the LRU lock), every one of them. */
+	{ "nr_lru_lock_holds", &isgx_stats.nr_lru_lock_holds },
+	/* Nanoseconds isgx_pager.lock was held, summed over its holds. */
+	{ "ns_lru_lock_held", &isgx_stats.ns_lru_lock_held },
+	/* The longest single hold of isgx_pager.lock, in nanoseconds. */
+	{ "ns_lru_lock_max", &isgx_stats.ns_lru_lock_max },
 };
 
 /**

@@ -5,15 +5,51 @@
 
 #include <linux/atomic.h>
 
-/* Fault-latency histogram: bucket i counts faults of < 2^(i + 10) ns. */
-#define ISGX_HIST_BUCKETS	24
+/*
+ * Fault-latency histogram, log-linear: each power of two from 2^9 ns
+ * (512 ns) to 2^35 ns (~34 s) is cut into 8 sub-buckets of equal width,
+ * so a bucket is at most 1/8 (12.5 %) of its lower bound wide.  Bucket
+ * i = 8 * (e - 9) + s counts faults in [(8 + s) << (e - 3),
+ * (9 + s) << (e - 3)) ns, e = ilog2 of the value; shorter faults go into
+ * the first bucket, longer ones into the last.
+ */
+#define ISGX_HIST_SUB_SHIFT	3
+#define ISGX_HIST_SUB		(1U << ISGX_HIST_SUB_SHIFT)
+#define ISGX_HIST_MIN_SHIFT	9
+#define ISGX_HIST_MAX_SHIFT	35
+#define ISGX_HIST_BUCKETS	((ISGX_HIST_MAX_SHIFT - ISGX_HIST_MIN_SHIFT) * ISGX_HIST_SUB)
+
+/**
+ * enum isgx_reclaim_phase - where a reclaim pass spends its time
+ * @ISGX_RECLAIM_ISOLATE:	taking victims off the LRU and putting back
+ *				those not evicted (isgx_pager.lock)
+ * @ISGX_RECLAIM_AGE:		aging the active list (young-bit harvest)
+ * @ISGX_RECLAIM_BLOCK:		mmap_lock, young check, PTE zap, EBLOCK
+ * @ISGX_RECLAIM_TRACK:		ETRACK and the IPI round, first and ladder
+ * @ISGX_RECLAIM_BACKING:	reading the shmem backing and PCMD pages
+ * @ISGX_RECLAIM_EWB:		VA slots and the EWBs (a SECS's included)
+ * @ISGX_RECLAIM_WAIT:		waiting for a contended encl->lock
+ * @ISGX_RECLAIM_NR_PHASES:	the number of phases
+ */
+enum isgx_reclaim_phase {
+	ISGX_RECLAIM_ISOLATE,
+	ISGX_RECLAIM_AGE,
+	ISGX_RECLAIM_BLOCK,
+	ISGX_RECLAIM_TRACK,
+	ISGX_RECLAIM_BACKING,
+	ISGX_RECLAIM_EWB,
+	ISGX_RECLAIM_WAIT,
+	ISGX_RECLAIM_NR_PHASES
+};
 
 /**
  * struct isgx_stats - counters, each explained where debugfs names it
- * (stats.c); all atomic, updated without locks
+ * (stats.c); all atomic, updated without locks except the lru_lock ones,
+ * which only holders of isgx_pager.lock write
  */
 struct isgx_stats {
 	atomic64_t nr_faults;
+	atomic64_t nr_fault_retries;
 	atomic64_t nr_loaded;
 	atomic64_t nr_eldu_failed;
 	atomic64_t nr_evicted;
@@ -31,6 +67,11 @@ struct isgx_stats {
 	atomic64_t nr_secs_loaded;
 	atomic64_t nr_va_evicted;
 	atomic64_t nr_va_loaded;
+	atomic64_t ns_reclaim[ISGX_RECLAIM_NR_PHASES];
+	atomic64_t ns_reclaim_total;
+	atomic64_t nr_lru_lock_holds;
+	atomic64_t ns_lru_lock_held;
+	atomic64_t ns_lru_lock_max;
 	atomic64_t fault_hist[ISGX_HIST_BUCKETS];
 };
 
@@ -40,6 +81,8 @@ extern struct isgx_stats isgx_stats;
 #define isgx_stat_add(name, n)		atomic64_add((n), &isgx_stats.name)
 
 void isgx_stats_fault_latency(u64 ns);
+void isgx_stats_reclaim_pass(const u64 *ns, u64 total);
+void isgx_stats_lru_lock_held(u64 ns);
 void isgx_stats_init(void);
 void isgx_stats_exit(void);
 
