@@ -99,7 +99,7 @@ def _key(factors, drop=()):
 # Per-run latencies (wsgen, ns) reported over the gcm decrypt of a 4 KiB
 # page measured in the same repeat: NAME -> NAME_over_dec.
 LATENCY_OVER_DEC = ("lat_fault_p50", "lat_fault_p90", "lat_fault_p99", "lat_fault_p999",
-                    "lat_p50", "lat_p99", "lat_p999")
+                    "lat_p50", "lat_p90", "lat_p99", "lat_p999")
 # Metrics of a wsgen run whose factors carry extras (capacity=, slow_ns=,
 # usable=) that tell nothing apart within one run.
 _RUN_EXTRAS = ("capacity", "slow_ns", "usable")

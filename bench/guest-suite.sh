@@ -119,11 +119,12 @@ counters() {
 }
 
 # counter_lines BEFORE AFTER FACTORS: the differences over the whole run
-# (build and warm-up included) as run_* metric lines.
+# (build and warm-up included) as run_* metric lines; not the high-water
+# marks (*_max), whose difference means nothing.
 counter_lines() {
 	awk -v factors="$3" '
 	FNR == NR { before[$1] = $2; next }
-	($1 in before) {
+	($1 in before) && $1 !~ /_max$/ {
 		printf "metric=run_%s factors=%s value=%d unit=count\n", $1, factors, $2 - before[$1]
 	}' "$1" "$2"
 }
@@ -144,8 +145,9 @@ percentiles() {
 	}'
 }
 
-# hist_percentiles FACTORS < fault_latency: p50 and p99 of the log2
-# histogram, as the upper bound of the bucket that holds them.
+# hist_percentiles FACTORS < fault_latency: p50 and p99 of the module's
+# histogram (8 buckets per power of two), as the upper bound of the bucket
+# that holds them.
 hist_percentiles() {
 	awk -v factors="$1,source=debugfs" '
 	{ split($1, a, "="); split($2, b, "="); ub[NR] = a[2]; c[NR] = b[2]; total += b[2] }

@@ -30,7 +30,11 @@ do for [pat in pats] {
                                 (cmd eq "" ? "" : ", "), file(pat, pol), pcolor(pol), pol)
         }
     }
-    if (cmd eq "") { cmd = "NaN notitle" }
+    if (cmd eq "") {
+        set label 1 "no data" at graph 0.5, 0.5 center
+        cmd = "[0:1][0:1] -1 notitle"
+    }
     eval "plot " . cmd
+    unset label 1
 }
 unset multiplot

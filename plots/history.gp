@@ -15,7 +15,7 @@ set xtics rotate by -30
 set offsets 0.3, 0.3, 0, 0
 dat(n) = sprintf("%s/history-%s.dat", run, n)
 cnt(n) = system(sprintf("cat '%s/history-%s.n'", run, n)) + 0
-titles = "faults/MIN-at-usable-capacity(lower-is-better) swap-rate/gcm-floor-page-rate(higher-is-better) ETRACKs-per-evicted-page(lower-is-better) IPI'd-CPUs-per-evicted-page(lower-is-better) faulting-access-p99/gcm-decrypt(lower-is-better)"
+titles = "faults/MIN-at-usable-capacity(lower-is-better) swap-rate/gcm-floor-page-rate(higher-is-better) ETRACKs-per-evicted-page(lower-is-better) IPI-interrupted-CPUs-per-evicted-page(lower-is-better) faulting-access-p99/gcm-decrypt(lower-is-better)"
 fams = "fmin swapfloor etrack ipicpu p99dec"
 do for [i=1:5] {
     f = word(fams, i)
@@ -26,7 +26,7 @@ do for [i=1:5] {
         plot for [j=1:n] dat(f) using 0:(column(2*j)):(column(2*j+1)):xtic(1) with yerrorlines title columnheader(2*j)
     } else {
         set label 1 "no data" at graph 0.5, 0.5 center
-        plot NaN notitle
+        plot [0:1][0:1] -1 notitle
         unset label 1
     }
 }

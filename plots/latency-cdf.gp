@@ -29,7 +29,11 @@ do for [pr in panels] {
                                 (cmd eq "" ? "" : ", "), file(pr, pol), pcolor(pol), pol)
         }
     }
-    if (cmd eq "") { cmd = "1 notitle" }
+    if (cmd eq "") {
+        set label 1 "no data" at graph 0.5, 0.5 center
+        cmd = "[1:10][0:1] -1 notitle"
+    }
     eval "plot " . cmd
+    unset label 1
 }
 unset multiplot

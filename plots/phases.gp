@@ -20,9 +20,11 @@ has(x) = system(sprintf("test -s '%s' && echo 1 || echo 0", x)) + 0
 do for [pol in policies] {
     set title pol
     if (has(f(pol))) {
-        plot for [c=2:7] f(pol) using c:xtic(1) title columnheader(c)
+        plot for [c=2:8] f(pol) using c:xtic(1) title columnheader(c)
     } else {
-        plot NaN notitle
+        set label 1 "no data" at graph 0.5, 0.5 center
+        plot [0:1][0:1] -1 notitle
+        unset label 1
     }
 }
 unset multiplot

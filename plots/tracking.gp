@@ -7,6 +7,17 @@ set output out
 if (!exists("plotdir")) plotdir = "plots"
 load plotdir.'/colors.gp'
 if (!exists("policies")) policies = "default fifo16"
+f(p) = sprintf("%s/plot-tracking-%s.dat", run, p)
+has(x) = system(sprintf("test -s '%s' && echo 1 || echo 0", x)) + 0
+# Only the policies with data (a multi-EPC run has no per-pattern series).
+pols = ""
+do for [p in policies] { if (has(f(p))) { pols = pols . " " . p } }
+if (words(pols) == 0) {
+    set label 1 "no data" at screen 0.5, 0.5 center
+    plot [0:1][0:1] -1 notitle
+    exit
+}
+policies = pols
 np = words(policies)
 set multiplot layout 1,2 title "isgx: ETRACK and IPI cost per evicted page, measured pass (lower is better)"
 set grid ytics
@@ -14,7 +25,7 @@ set key top left
 set xrange [-0.5:*]
 set yrange [0:*]
 set offsets 0, 0.5, 0, 0
-f(p) = sprintf("%s/plot-tracking-%s.dat", run, p)
+
 dx(i) = (i - (np + 1) / 2.0) * 0.15
 set title "ETRACKs per evicted page"
 do for [c in "3 7"] {

@@ -14,9 +14,9 @@ set -eu
 multiproc_small=0.25 multiproc_hog=2
 # shellcheck disable=SC1090
 . "$BENCH_CONFIG"
-tmp=$(mktemp -d)
-trap 'kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
 hog=
+tmp=$(mktemp -d)
+trap '[ -z "$hog" ] || kill "$hog" 2>/dev/null || :; rm -rf "$tmp"' EXIT
 lat="$BENCH_OUT/lat"
 mkdir -p "$lat"
 name="$BENCH_POLICY-multiproc-seed$BENCH_SEED-rep$BENCH_REP"

@@ -182,9 +182,9 @@ long va_pages_needed(long total, unsigned long nr_encl, unsigned int nr_pages);
 uint64_t now_ns(void);
 
 /*
- * Print lat_p50, lat_p90, lat_p99, lat_max of @lat (sorted in place) and
- * lat_slow_count plus the same percentiles of the ones over @slow_ns;
- * @unit names what was timed ("accesses", "ops").
+ * Print lat_p50, lat_p90, lat_p99, lat_p999, lat_max of @lat (sorted in
+ * place) and lat_fault_count plus the same percentiles of the ones over
+ * @slow_ns (lat_fault_*); @unit names what was timed ("accesses", "ops").
  */
 void lat_report(uint64_t *lat, unsigned long n, uint64_t slow_ns, const char *factors,
 		const char *unit);
