@@ -415,5 +415,8 @@ def compare(base_rows, cand_rows, tols, alpha=0.05):
             v.verdict, v.fail = "missing", judged
         else:
             v.ratio, v.p, v.verdict, v.fail, v.note = judge(b, c, tol, alpha, paired)
+            left = len(sb) + len(sc) - 2 * len(common)
+            if paired and left:
+                v.note = (v.note + "; " if v.note else "") + f"{left} unpaired seed(s) left out"
         out.append(v)
     return out

@@ -14,7 +14,7 @@ set boxwidth 0.7
 set grid ytics
 set yrange [0:*]
 set xtics rotate by -30
-set key top left font ",8"
+set key below horizontal font ",9"
 f(p) = sprintf("%s/plot-phases-%s.dat", run, p)
 has(x) = system(sprintf("test -s '%s' && echo 1 || echo 0", x)) + 0
 do for [pol in policies] {
