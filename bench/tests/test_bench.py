@@ -339,10 +339,14 @@ class SmokeGate(unittest.TestCase):
         rc, out = self.gate(relabel(self.lines, "fifo16"))
         self.assertEqual(rc, 1, out)
         # Judged per pattern: every pattern of the smoke config fails on
-        # its faults / MIN and on its ETRACKs per evicted page.
-        for metric in ("faults_over_min", "etrack_per_evicted"):
+        # its ETRACKs per evicted page, and Zipf on its faults / MIN too.
+        # (On the loop at 1.25x the default's faults / MIN is no better
+        # than fifo16's: fault-around loads pages the loop evicts again
+        # before they are used, more in some runs than in others.)
+        for metric, patterns in (("etrack_per_evicted", ("zipf", "loop")),
+                                 ("faults_over_min", ("zipf",))):
             bad = self.failing(out, metric)
-            for pattern in ("zipf", "loop"):
+            for pattern in patterns:
                 self.assertTrue([x for x in bad if f"pattern={pattern}," in x],
                                 f"{metric} {pattern} not worse:\n{out}")
 
