@@ -380,6 +380,41 @@ class SummarizeAndHistory(unittest.TestCase):
             self.assertEqual(cdf[-1].split()[1], "1.000000")
             self.assertIn("p50 <       4096 ns  p99 <       8192 ns", summary)
 
+    def test_experiments_sections(self):
+        lines = []
+        for seed in (1, 2):
+            lines.append(f"metric=gcm_dec_4k factors=source=emu_bench,rep={seed} value=100000 unit=ns")
+            base = f"pattern=uniform,ratio=2.00,seed={seed},policy=default,rep={seed}"
+            for th, rate in ((1, 1000), (2, 1500 + 100 * seed), (4, 1800)):
+                f = f"{base},epc=2048" + (f",threads={th},enclaves=1" if th > 1 else "")
+                lines += [f"metric=faults factors={f} value=5000 unit=pages",
+                          f"metric=swap_in_rate factors={f} value={rate * seed} unit=pages/s"]
+            for epc, cost in ((2048, 200000), (16384, 300000)):
+                f = f"{base},epc={epc},accesses=65536"
+                lines += [f"metric=faults factors={f} value=5000 unit=pages",
+                          f"metric=nr_evicted factors={f} value=1000 unit=count",
+                          f"metric=ns_reclaim_total factors={f} value={cost * 1000} unit=ns"]
+            for role, faults in (("small-alone", 0), ("small-shared", 30 * seed)):
+                f = f"pattern=zipf,ratio=0.25,epc=2048,seed={seed},role={role},policy=default,rep={seed}"
+                lines += [f"metric=faults factors={f} value={faults} unit=pages",
+                          f"metric=lat_p99 factors={f} value={3000 * seed} unit=ns"]
+        with tempfile.TemporaryDirectory() as d:
+            run = pathlib.Path(d)
+            (run / "results.txt").write_text("\n".join(lines) + "\n")
+            rc, out = run_tool(BENCH / "summarize", run)
+            self.assertEqual(rc, 0, out)
+            summary = (run / "summary.txt").read_text()
+            # 2 threads over 1, per seed: 1600/1000 and 3400/2000.
+            thr = [x for x in summary.splitlines() if x.strip().startswith("default") and "thr" in x][0]
+            self.assertIn(f"(x{(1.6 + 1.7) / 2:.2f}", thr)
+            # Multiproc: the small one's faults alone 0, shared 30 and 60.
+            mp = [x for x in summary.splitlines() if x.strip().startswith("default")
+                  and "±" in x and "thr" not in x and "uniform" not in x]
+            self.assertTrue(any(" 45±" in x for x in mp), summary)
+            # Scaling: 200 then 300 us per evicted page, growth 1.5.
+            sc = [x for x in summary.splitlines() if " 16384 " in x and "us" not in x]
+            self.assertTrue(any("300.0±" in x and " 1.50 " in x for x in sc), summary)
+
     def test_summary_flags_impossible_runs(self):
         with tempfile.TemporaryDirectory() as d:
             runs = {("default", "zipf"): reps([150, 480, 475], [2000, 2100, 2050])}
