@@ -8,14 +8,14 @@ set output out
 if (!exists("config")) config = "?"
 set multiplot layout 5,1 title sprintf("isgx: config %s over recorded runs (commit/date; same settings, clean commits)", config)
 set grid
-set key outside right
+set key outside right font ",9"
 set lmargin at screen 0.06
-set rmargin at screen 0.72
+set rmargin at screen 0.66
 set xtics rotate by -30
 set offsets 0.3, 0.3, 0, 0
 dat(n) = sprintf("%s/history-%s.dat", run, n)
 cnt(n) = system(sprintf("cat '%s/history-%s.n'", run, n)) + 0
-titles = "faults/MIN-at-usable-capacity(lower-is-better) swap-rate/gcm-floor-page-rate(higher-is-better) ETRACKs-per-evicted-page(lower-is-better) IPI-interrupted-CPUs-per-evicted-page(lower-is-better) faulting-access-p99/gcm-decrypt(lower-is-better)"
+titles = "faults/MIN-at-usable-capacity(lower-is-better) swap-rate/gcm-floor-page-rate(higher-is-better) ETRACKs-per-evicted-page(lower-is-better) IPI-interrupted-CPUs-per-evicted-page(lower-is-better) p99-of-all-accesses/gcm-decrypt(lower-is-better)"
 fams = "fmin swapfloor etrack ipicpu p99dec"
 do for [i=1:5] {
     f = word(fams, i)
