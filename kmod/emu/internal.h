@@ -34,7 +34,12 @@
 #define ISGX_EMU_GP	(SGX_ENCLS_FAULT_FLAG | ISGX_TRAP_GP)
 #define ISGX_EMU_PF	(SGX_ENCLS_FAULT_FLAG | ISGX_TRAP_PF)
 
-#define ISGX_EMU_MAX_SECTIONS	64
+/*
+ * Sections of emulated EPC: chunks of 2^ISGX_EMU_CHUNK_ORDER pages that
+ * are not contiguous become sections of their own, so 256 of them allow
+ * 1 GiB (epc_pages=262144) even when no two chunks merge.
+ */
+#define ISGX_EMU_MAX_SECTIONS	256
 
 /* Emulated CPUID.(12H,0).EDX: MaxEnclaveSize_Not64 / _64 (log2). */
 #define ISGX_EMU_MAX_SIZE_32	31
