@@ -21,7 +21,11 @@
 #include "encls.h"
 #include "epc.h"
 
-#define ISGX_EPC_MAX_SECTIONS	64
+/*
+ * Hardware reports a few sections; the emulated EPC has one per 4 MiB
+ * chunk that did not merge with its neighbour (up to 256, see emu/).
+ */
+#define ISGX_EPC_MAX_SECTIONS	256
 
 /* Threads waiting for a free page (faults that gave their locks up). */
 static DECLARE_WAIT_QUEUE_HEAD(isgx_epc_free_wq);
@@ -223,6 +227,14 @@ int isgx_epc_init(void)
 		ret = isgx_epc_section_init(s, i);
 		if (ret)
 			goto err_sections;
+	}
+	if (i == ISGX_EPC_MAX_SECTIONS) {
+		u32 r[4];
+
+		isgx_encls_cpuid(ISGX_CPUID_EPC + i, r);
+		if ((r[0] & ISGX_CPUID_EPC_MASK) == ISGX_CPUID_EPC_SECTION)
+			pr_warn("more than %d EPC sections: only the first %d are used\n",
+				ISGX_EPC_MAX_SECTIONS, ISGX_EPC_MAX_SECTIONS);
 	}
 	if (!isgx_epc.nr_total) {
 		pr_err("no EPC section in CPUID leaf 12H\n");
