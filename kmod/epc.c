@@ -201,6 +201,13 @@ static void isgx_epc_sections_free(void)
 	memset(&isgx_epc, 0, sizeof(isgx_epc));
 }
 
+/* CPUID leaf 12H, EPC sub-leaf @i, into @r: does it describe a section? */
+static bool isgx_epc_cpuid_section(unsigned int i, u32 *r)
+{
+	isgx_encls_cpuid(ISGX_CPUID_EPC + i, r);
+	return (r[0] & ISGX_CPUID_EPC_MASK) == ISGX_CPUID_EPC_SECTION;
+}
+
 /**
  * isgx_epc_init() - find the EPC sections and put every page on the free list
  *
@@ -218,8 +225,7 @@ int isgx_epc_init(void)
 		struct isgx_epc_section *s = &isgx_epc.sections[i];
 		u32 r[4];
 
-		isgx_encls_cpuid(ISGX_CPUID_EPC + i, r);
-		if ((r[0] & ISGX_CPUID_EPC_MASK) != ISGX_CPUID_EPC_SECTION)
+		if (!isgx_epc_cpuid_section(i, r))
 			break;
 		s->phys = ((u64)(r[1] & 0xfffff) << 32) | (r[0] & 0xfffff000);
 		s->nr_pages = (((u64)(r[3] & 0xfffff) << 32) | (r[2] & 0xfffff000)) >> PAGE_SHIFT;
@@ -231,8 +237,7 @@ int isgx_epc_init(void)
 	if (i == ISGX_EPC_MAX_SECTIONS) {
 		u32 r[4];
 
-		isgx_encls_cpuid(ISGX_CPUID_EPC + i, r);
-		if ((r[0] & ISGX_CPUID_EPC_MASK) == ISGX_CPUID_EPC_SECTION)
+		if (isgx_epc_cpuid_section(i, r))
 			pr_warn("more than %d EPC sections: only the first %d are used\n",
 				ISGX_EPC_MAX_SECTIONS, ISGX_EPC_MAX_SECTIONS);
 	}
