@@ -107,6 +107,8 @@ static void isgx_encl_release(struct kref *ref)
 	isgx_va_slot_put(&encl->secs_slot);
 	if (encl->backing)
 		fput(encl->backing);
+	if (encl->flags & ISGX_ENCL_PINNED)
+		isgx_proc_unpin(encl->proc);
 	isgx_proc_put(encl->proc);
 	mmdrop(encl->mm);
 	kfree(encl);
@@ -382,7 +384,8 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 			secs = NULL;
 		}
 	}
-	if (IS_ERR(epc) && may_retry) {
+	/* No retry once the EPC has been stuck too long: SIGBUS below. */
+	if (IS_ERR(epc) && may_retry && !isgx_pager_fault_stalled(encl)) {
 		if (!(vmf->flags & FAULT_FLAG_RETRY_NOWAIT)) {
 			/* Without the mmap_lock only a reference keeps the enclave. */
 			kref_get(&encl->refcount);
@@ -396,6 +399,8 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 		}
 		return VM_FAULT_RETRY;
 	}
+	if (!IS_ERR(epc))
+		isgx_pager_fault_unstalled(encl);
 	if (!IS_ERR(epc) && isgx_backing_get(encl, page, &b)) {
 		isgx_epc_release_evicted(epc);
 		epc = ERR_PTR(-ENOMEM);

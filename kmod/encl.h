@@ -22,6 +22,7 @@
 #define ISGX_ENCL_INITIALIZED	BIT(0)	/* EINIT succeeded */
 #define ISGX_ENCL_DEAD		BIT(1)	/* destroyed or released: no new work */
 #define ISGX_ENCL_DEBUG		BIT(2)	/* ATTRIBUTES.DEBUG: ptrace allowed */
+#define ISGX_ENCL_PINNED	BIT(3)	/* not initialised: its SECS charged by isgx_proc_pin() */
 
 /**
  * struct isgx_encl_page - one page of an enclave
@@ -70,6 +71,9 @@ struct isgx_encl_page {
  *		encl->lock
  * @secs_slot:	the VA slot of the evicted SECS; encl->lock
  * @nr_resident: its REG and TCS pages in the EPC; encl->lock
+ * @stall_since: jiffies (never 0) of the first fault that found no EPC
+ *		page since one of its faults last got one, 0 when none waits;
+ *		read and written locklessly (isgx_pager_fault_stalled())
  * @backing:	shmem file: evicted pages at their ELRANGE offset, then
  *		their PCMDs, 128 bytes each, then the SECS and its PCMD a
  *		page each (isgx_encl_secs_backing_index()); fixed after
@@ -93,6 +97,7 @@ struct isgx_encl {
 	struct isgx_epc_page *secs;
 	struct isgx_va_slot secs_slot;
 	unsigned long nr_resident;
+	unsigned long stall_since;
 	struct file *backing;
 	struct xarray pages;
 	unsigned long nr_pages;

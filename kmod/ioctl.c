@@ -151,6 +151,11 @@ static long isgx_ioc_create(struct file *file, void __user *arg)
 	encl = isgx_encl_alloc(current->mm);
 	if (!encl)
 		goto err_secs;
+	/* Its SECS stays in the EPC until INIT: bounded (proc.c). */
+	ret = isgx_proc_pin(encl->proc);
+	if (ret)
+		goto err_encl;
+	encl->flags |= ISGX_ENCL_PINNED;
 	encl->size = secs->size;
 	encl->attributes = secs->attributes;
 	if (secs->attributes & SGX_ATTR_DEBUG)
@@ -409,6 +414,9 @@ done:
 			spin_unlock(&isgx_isvsvnle_lock);
 		}
 		encl->flags |= ISGX_ENCL_INITIALIZED;
+		/* From now on its SECS can be evicted with its last child. */
+		encl->flags &= ~ISGX_ENCL_PINNED;
+		isgx_proc_unpin(encl->proc);
 		return 0;
 	}
 	if (!isgx_encls_hw)

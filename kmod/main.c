@@ -130,6 +130,9 @@ static int __init isgx_init(void)
 	ret = isgx_epc_init();
 	if (ret)
 		goto err_encls;
+	ret = isgx_proc_init();
+	if (ret)
+		goto err_epc;
 	ret = isgx_pager_init();
 	if (ret)
 		goto err_epc;

@@ -62,8 +62,13 @@
  * allocation that finds no free page, or leaves fewer than the min mark,
  * reclaims directly, a bounded number of times; a fault that still finds
  * none gives its mmap_lock up and sleeps until kisgxswapd frees pages,
- * then retries.  Two pages are kept in reserve for the VA pool, so that an
- * eviction can always find a slot.
+ * then retries, unless no page at all has been freed for fault_stall_ms:
+ * then it fails with SIGBUS rather than retry forever
+ * (isgx_pager_fault_stalled()).  A kisgxswapd round that finds nothing
+ * evictable (only SECS pages of enclaves not yet initialised, whose
+ * number proc.c bounds) sleeps until a page is made resident, or for a
+ * second, instead of spinning below the low mark.  Two pages are kept in
+ * reserve for the VA pool, so that an eviction can always find a slot.
  *
  * What else leaves.  When a batch leaves an initialised enclave without a
  * resident page, its SECS is evicted too, and loaded again before the
@@ -130,6 +135,7 @@ static unsigned int min_mark;
 static unsigned int low_mark;
 static unsigned int high_mark;
 static unsigned int fault_around = 8;
+static unsigned int fault_stall_ms = 10000;
 
 enum isgx_policy {
 	ISGX_POLICY_DEFAULT,
@@ -209,8 +215,11 @@ static unsigned int isgx_fault_around(void)
  * @nr_inactive:	pages on @inactive
  * @lock_since:		when @lock was last taken (local_clock()), for its
  *			hold statistics; @lock
+ * @nr_tracked:		pages ever made resident (isgx_pager_track()); @lock
  * @swapd:		the kisgxswapd thread
  * @swapd_wq:		kisgxswapd sleeps here
+ * @swapd_stuck:	kisgxswapd found nothing to evict and waits for new
+ *			resident pages (isgx_swapd())
  */
 struct isgx_pager {
 	spinlock_t lock;
@@ -219,8 +228,10 @@ struct isgx_pager {
 	struct list_head inactive;
 	unsigned long nr_active;
 	unsigned long nr_inactive;
+	unsigned long nr_tracked;
 	struct task_struct *swapd;
 	wait_queue_head_t swapd_wq;
+	bool swapd_stuck;
 };
 
 static struct isgx_pager isgx_pager;
@@ -398,13 +409,6 @@ static void __isgx_pager_del(struct isgx_epc_page *epc)
 		isgx_pager.nr_inactive--;
 }
 
-static void isgx_pager_add(struct isgx_epc_page *epc, bool active)
-{
-	isgx_pager_lock();
-	__isgx_pager_add(epc, active);
-	isgx_pager_unlock();
-}
-
 /**
  * isgx_pager_track() - put a newly resident enclave page on the inactive list
  * @epc:	its EPC page, owner set to the isgx_encl_page
@@ -418,7 +422,13 @@ void isgx_pager_track(struct isgx_epc_page *epc)
 	isgx_proc_charge(page->encl->proc, 1);
 	page->encl->nr_resident++;
 	epc->flags &= ~ISGX_EPC_REFERENCED;
-	isgx_pager_add(epc, false);
+	isgx_pager_lock();
+	__isgx_pager_add(epc, false);
+	isgx_pager.nr_tracked++;
+	isgx_pager_unlock();
+	/* Something evictable at last for a kisgxswapd that found nothing. */
+	if (READ_ONCE(isgx_pager.swapd_stuck) && isgx_pager_below_low())
+		wake_up(&isgx_pager.swapd_wq);
 }
 
 /**
@@ -506,6 +516,54 @@ struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
 		return ERR_PTR(-EAGAIN);
 	}
 	return epc;
+}
+
+module_param(fault_stall_ms, uint, 0644);
+MODULE_PARM_DESC(fault_stall_ms,
+		 "A fault gets SIGBUS when neither its enclave got an EPC page nor any page was freed for this long (0: wait forever)");
+
+/**
+ * isgx_pager_fault_stalled() - has a fault waited for EPC long enough to fail
+ * @encl:	the enclave of a fault that found no free page
+ *
+ * Waiting is right while the pager makes progress: pages are freed, even
+ * if other faults take them first.  When no page has been freed for
+ * fault_stall_ms, and the enclave's faults have found none for as long,
+ * nothing will come (every resident page is unevictable, or the pager is
+ * wedged): the fault fails with SIGBUS instead of retrying forever, so
+ * that the process sees an error, as upstream fails an allocation that
+ * reclaim cannot satisfy.  The clock is per enclave (its threads share a
+ * stall); isgx_pager_fault_unstalled() stops it.
+ *
+ * Context: any; lockless (the stall clock is a hint).
+ * Return: true when the fault should fail.
+ */
+bool isgx_pager_fault_stalled(struct isgx_encl *encl)
+{
+	unsigned long limit = msecs_to_jiffies(READ_ONCE(fault_stall_ms));
+	unsigned long since = READ_ONCE(encl->stall_since);
+
+	if (!since) {
+		WRITE_ONCE(encl->stall_since, jiffies | 1);
+		return false;
+	}
+	if (!limit || time_before(jiffies, since + limit) ||
+	    time_before(jiffies, isgx_epc_last_free() + limit))
+		return false;
+	isgx_stat_inc(nr_fault_stalled);
+	return true;
+}
+
+/**
+ * isgx_pager_fault_unstalled() - a fault of @encl got its EPC page
+ * @encl:	the enclave
+ *
+ * Context: any; lockless.
+ */
+void isgx_pager_fault_unstalled(struct isgx_encl *encl)
+{
+	if (READ_ONCE(encl->stall_since))
+		WRITE_ONCE(encl->stall_since, 0);
 }
 
 /**
@@ -1074,6 +1132,15 @@ static unsigned long isgx_pager_isolate(struct list_head *list, struct isgx_vict
 
 		if (n == nr)
 			break;
+		/*
+		 * Pages of a destroyed enclave, or of one the EPC was lost
+		 * under, can never be evicted (EBLOCK would fault): off the
+		 * LRU for good, freed with their enclave.
+		 */
+		if ((page->encl->flags & ISGX_ENCL_DEAD) || isgx_encl_power_lost(page->encl)) {
+			__isgx_pager_del(epc);
+			continue;
+		}
 		if (!isgx_pick_ok(pick, page->encl))
 			continue;
 		__isgx_pager_del(epc);
@@ -1375,19 +1442,54 @@ int isgx_pager_make_room(struct isgx_encl *encl)
 	return isgx_proc_over_limit(encl->proc) ? -EBUSY : 0;
 }
 
+/* A kisgxswapd that found nothing evictable tries again this often anyway. */
+#define ISGX_SWAPD_STUCK_RETRY	HZ
+
+/* Below the low mark, with pages made resident since @tracked. */
+static bool isgx_swapd_unstuck(unsigned long tracked)
+{
+	return isgx_pager_below_low() && READ_ONCE(isgx_pager.nr_tracked) != tracked;
+}
+
+/*
+ * kisgxswapd: wakes below the low mark, reclaims up to the high one.  When
+ * a round frees nothing (every resident page is a SECS of an enclave not
+ * yet initialised, or belongs to a lost or dying enclave), being below the
+ * low mark is no reason to try again at once: it sleeps until a page is
+ * made resident, which may be evictable, or for a second, so that a
+ * transient failure (a backing page that could not be allocated) is
+ * retried, but never spins.
+ */
 static int isgx_swapd(void *unused)
 {
+	unsigned long tracked = 0;
+	bool stuck = false;
+
 	set_freezable();
 	while (!kthread_should_stop()) {
-		wait_event_freezable(isgx_pager.swapd_wq,
-				     kthread_should_stop() || isgx_pager_below_low());
+		if (stuck)
+			wait_event_freezable_timeout(isgx_pager.swapd_wq,
+						     kthread_should_stop() ||
+						     isgx_swapd_unstuck(tracked),
+						     ISGX_SWAPD_STUCK_RETRY);
+		else
+			wait_event_freezable(isgx_pager.swapd_wq,
+					     kthread_should_stop() || isgx_pager_below_low());
+		stuck = false;
+		WRITE_ONCE(isgx_pager.swapd_stuck, false);
 		trace_swapd_wake(isgx_epc_nr_free());
 		while (!kthread_should_stop() &&
 		       isgx_epc_nr_free() < isgx_high_mark()) {
+			tracked = READ_ONCE(isgx_pager.nr_tracked);
 			/* A pass that found only young pages is followed by a forced one. */
 			if (!isgx_pager_reclaim(isgx_batch(), false) &&
-			    !isgx_pager_reclaim(isgx_batch(), true))
-				break;	/* nothing evictable now */
+			    !isgx_pager_reclaim(isgx_batch(), true)) {
+				/* Nothing evictable now. */
+				stuck = true;
+				WRITE_ONCE(isgx_pager.swapd_stuck, true);
+				isgx_stat_inc(nr_swapd_stuck);
+				break;
+			}
 			cond_resched();
 		}
 		isgx_va_reclaim();

@@ -32,6 +32,8 @@ void isgx_backing_put(struct isgx_backing *b, bool dirty);
 struct isgx_epc_page *isgx_epc_alloc(void *owner);
 struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner);
 void isgx_pager_wait_free(void);
+bool isgx_pager_fault_stalled(struct isgx_encl *encl);
+void isgx_pager_fault_unstalled(struct isgx_encl *encl);
 void isgx_pager_track(struct isgx_epc_page *epc);
 void isgx_pager_untrack(struct isgx_epc_page *epc);
 int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,

@@ -10,6 +10,21 @@
  * that one large working set cannot push a small one out; and the seed
  * baseline picks the process to evict from round robin, as the 2016
  * driver did.
+ *
+ * Unevictable pages are bounded too.  The SECS of an enclave that is
+ * not initialised cannot leave the EPC (EWB of a SECS needs an
+ * initialised enclave without resident children), so a process that
+ * creates enclaves and never initialises them would fill the EPC with
+ * pages no reclaim can take, and every other process's faults would
+ * wait for pages that never come.  Each such enclave pins one page,
+ * charged at CREATE and released at INIT or destruction, and the pins
+ * are bounded per process (max_unevictable_per_process, CREATE fails
+ * with EDQUOT beyond it) and for all processes together
+ * (max_unevictable, ENOMEM), so that at least half of the EPC stays
+ * evictable by default.  The other pages that cannot be evicted at a
+ * given moment are transient and bounded by the number of threads:
+ * a page being loaded or written back, VA pages (which the pool itself
+ * evicts, va.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +42,9 @@ static LIST_HEAD(isgx_procs);
 static DEFINE_SPINLOCK(isgx_procs_lock);
 
 static unsigned int max_pages_per_process;
+static unsigned int max_unevictable_per_process;
+static unsigned int max_unevictable;
+static atomic_long_t isgx_nr_unevictable = ATOMIC_LONG_INIT(0);
 
 /* 0 (no limit) or at most the EPC; at load time the EPC is not known yet. */
 static int isgx_max_pages_set(const char *val, const struct kernel_param *kp)
@@ -50,6 +68,104 @@ static const struct kernel_param_ops isgx_max_pages_ops = {
 module_param_cb(max_pages_per_process, &isgx_max_pages_ops, &max_pages_per_process, 0644);
 MODULE_PARM_DESC(max_pages_per_process,
 		 "Resident enclave pages one process may hold; it evicts its own beyond (0: no limit)");
+
+/* 1 to the EPC size; at load time the EPC is not known yet. */
+static int isgx_max_unevictable_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned long total = isgx_epc_nr_total();
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (!v || (total && v > total))
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops isgx_max_unevictable_ops = {
+	.set = isgx_max_unevictable_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_unevictable_per_process, &isgx_max_unevictable_ops,
+		&max_unevictable_per_process, 0644);
+MODULE_PARM_DESC(max_unevictable_per_process,
+		 "Enclaves not yet initialised (an unevictable SECS page each) one process may hold (default: EPC/16, at least 16)");
+module_param_cb(max_unevictable, &isgx_max_unevictable_ops, &max_unevictable, 0644);
+MODULE_PARM_DESC(max_unevictable,
+		 "Enclaves not yet initialised all processes together may hold (default: EPC/2)");
+
+/**
+ * isgx_proc_init() - default bounds on unevictable pages, now that the
+ * EPC size is known
+ *
+ * Context: module init, after isgx_epc_init().
+ * Return: 0, or -EINVAL when a bound given at load time exceeds the EPC.
+ */
+int isgx_proc_init(void)
+{
+	unsigned long total = isgx_epc_nr_total();
+
+	if (!max_unevictable_per_process)
+		max_unevictable_per_process = min(total, max(16UL, total / 16));
+	if (!max_unevictable)
+		max_unevictable = max(1UL, total / 2);
+	if (max_unevictable_per_process > total || max_unevictable > total ||
+	    (max_pages_per_process && max_pages_per_process > total)) {
+		pr_err("max_unevictable_per_process=%u max_unevictable=%u max_pages_per_process=%u exceed %lu EPC pages\n",
+		       max_unevictable_per_process, max_unevictable, max_pages_per_process, total);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Add one to @v unless it has reached @limit; atomic check and charge. */
+static bool isgx_inc_below(atomic_long_t *v, long limit)
+{
+	long old = atomic_long_read(v);
+
+	do {
+		if (old >= limit)
+			return false;
+	} while (!atomic_long_try_cmpxchg(v, &old, old + 1));
+	return true;
+}
+
+/**
+ * isgx_proc_pin() - charge an unevictable page (the SECS of a new,
+ * uninitialised enclave) to @proc
+ * @proc:	the account
+ *
+ * Check and charge are one atomic step each, so that threads creating
+ * enclaves at once cannot overshoot a bound together.
+ *
+ * Context: any.
+ * Return: 0; -EDQUOT when @proc holds max_unevictable_per_process pins;
+ * -ENOMEM when all processes together hold max_unevictable.
+ */
+int isgx_proc_pin(struct isgx_proc *proc)
+{
+	if (!isgx_inc_below(&proc->nr_unevictable, READ_ONCE(max_unevictable_per_process)))
+		return -EDQUOT;
+	if (!isgx_inc_below(&isgx_nr_unevictable, READ_ONCE(max_unevictable))) {
+		atomic_long_dec(&proc->nr_unevictable);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * isgx_proc_unpin() - release a pin taken by isgx_proc_pin()
+ * @proc:	the account
+ *
+ * Context: any.
+ */
+void isgx_proc_unpin(struct isgx_proc *proc)
+{
+	atomic_long_dec(&proc->nr_unevictable);
+	atomic_long_dec(&isgx_nr_unevictable);
+}
 
 /**
  * isgx_proc_get() - the account of @mm, made on first use
@@ -90,6 +206,9 @@ static void isgx_proc_release(struct kref *ref)
 	spin_unlock(&isgx_procs_lock);
 	WARN_ONCE(isgx_proc_nr_pages(proc), "process %d released with %ld pages charged\n",
 		  proc->tgid, isgx_proc_nr_pages(proc));
+	WARN_ONCE(atomic_long_read(&proc->nr_unevictable),
+		  "process %d released with %ld unevictable pages charged\n",
+		  proc->tgid, atomic_long_read(&proc->nr_unevictable));
 	kfree(proc);
 }
 
@@ -185,6 +304,13 @@ static int isgx_procs_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(isgx_procs);
 
+static int isgx_nr_unevictable_get(void *data, u64 *val)
+{
+	*val = atomic_long_read(&isgx_nr_unevictable);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(isgx_nr_unevictable_fops, isgx_nr_unevictable_get, NULL, "%llu\n");
+
 /**
  * isgx_proc_debugfs_init() - the procs file
  * @dir:	the module's debugfs directory
@@ -195,4 +321,6 @@ void isgx_proc_debugfs_init(struct dentry *dir)
 {
 	/* Resident enclave pages per process. */
 	debugfs_create_file("procs", 0400, dir, NULL, &isgx_procs_fops);
+	/* Enclaves not yet initialised, all processes (isgx_proc_pin()). */
+	debugfs_create_file("nr_unevictable", 0400, dir, NULL, &isgx_nr_unevictable_fops);
 }

@@ -18,6 +18,8 @@ struct mm_struct;
  * @mm:		the key; the enclaves holding the account mmgrab() it
  * @tgid:	the process, for debugfs
  * @nr_pages:	resident pages of its enclaves (SECS, REG and TCS)
+ * @nr_unevictable: its enclaves not yet initialised, each holding a SECS
+ *		page no reclaim can take (isgx_proc_pin())
  */
 struct isgx_proc {
 	struct list_head link;
@@ -25,6 +27,7 @@ struct isgx_proc {
 	struct mm_struct *mm;
 	pid_t tgid;
 	atomic_long_t nr_pages;
+	atomic_long_t nr_unevictable;
 };
 
 struct isgx_proc *isgx_proc_get(struct mm_struct *mm);
@@ -32,6 +35,9 @@ void isgx_proc_put(struct isgx_proc *proc);
 unsigned long isgx_proc_fair_share(void);
 struct isgx_proc *isgx_proc_next(void);
 void isgx_proc_debugfs_init(struct dentry *dir);
+int isgx_proc_init(void);
+int isgx_proc_pin(struct isgx_proc *proc);
+void isgx_proc_unpin(struct isgx_proc *proc);
 
 static inline void isgx_proc_charge(struct isgx_proc *proc, long nr)
 {

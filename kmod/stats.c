@@ -151,6 +151,10 @@ static const struct {
 	{ "nr_faults", &isgx_stats.nr_faults },
 	/* Fault attempts that returned VM_FAULT_RETRY (no free EPC: wait, then again). */
 	{ "nr_fault_retries", &isgx_stats.nr_fault_retries },
+	/* Faults that got SIGBUS because no EPC page came within fault_stall_ms. */
+	{ "nr_fault_stalled", &isgx_stats.nr_fault_stalled },
+	/* kisgxswapd rounds that found nothing evictable (then it sleeps). */
+	{ "nr_swapd_stuck", &isgx_stats.nr_swapd_stuck },
 	/* Evicted pages brought back (ELDU succeeded). */
 	{ "nr_loaded", &isgx_stats.nr_loaded },
 	/* ELDU refused a sealed copy or faulted. */

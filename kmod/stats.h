@@ -62,6 +62,8 @@ struct isgx_stats {
 	atomic64_t nr_scanned;
 	atomic64_t nr_second_chance;
 	atomic64_t nr_alloc_stalls;
+	atomic64_t nr_swapd_stuck;
+	atomic64_t nr_fault_stalled;
 	atomic64_t nr_fault_around;
 	atomic64_t nr_secs_evicted;
 	atomic64_t nr_secs_loaded;

@@ -20,6 +20,8 @@
 #include "sgx_guest.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -584,6 +586,242 @@ ISGX_TEST(small_process_keeps_its_share, 900)
 	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 	sgx_expect_epc_all_free("after the child exited", 2000);
+	sgx_test_finish(fd);
+}
+
+/* Create enclaves of two pages, never initialised, until CREATE fails. */
+static unsigned int create_uninit_until_refused(int fd, uint64_t *addrs, unsigned int max,
+						int64_t *refused)
+{
+	struct sgx_secs secs;
+	unsigned int n;
+
+	*refused = 0;
+	for (n = 0; n < max; n++) {
+		isgx_secs_init(&secs, 2 * SGX_PAGE_SIZE, SGX_ATTR_MODE64BIT);
+		*refused = sgx_create(fd, &secs, &addrs[n]);
+		if (*refused)
+			break;
+	}
+	return n;
+}
+
+/* Seconds of CPU kisgxswapd has used (utime + stime), or -1. */
+static double swapd_cpu_s(void)
+{
+	char path[64], comm[32], line[512];
+	double ticks = -1;
+	int pid;
+
+	for (pid = 2; pid < 4096 && ticks < 0; pid++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "kisgxswapd\n")) {
+			unsigned long ut, st;
+
+			fclose(f);
+			snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+			f = fopen(path, "r");
+			/* comm has no spaces: fields 14 and 15 are utime and stime. */
+			if (f && fgets(line, sizeof(line), f) &&
+			    sscanf(line, "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				   &ut, &st) == 2)
+				ticks = (double)(ut + st) / sysconf(_SC_CLK_TCK);
+		}
+		if (f)
+			fclose(f);
+	}
+	return ticks;
+}
+
+/*
+ * Wait up to @seconds for child @pid; kill it if it is still running (a
+ * livelock).  Returns its wait status, or -1 when it had to be killed.
+ */
+static int wait_or_kill(pid_t pid, unsigned int seconds, double *took)
+{
+	double start = now_s();
+	int status;
+
+	while (now_s() - start < seconds) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			*took = now_s() - start;
+			return status;
+		}
+		usleep(100 * 1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	*took = now_s() - start;
+	return -1;
+}
+
+/* A child that builds an enclave of @nr pages, writes it, and reports ready on @ready. */
+static pid_t start_victim(int fd, unsigned int nr, int ready[2], int go[2])
+{
+	pid_t pid = fork();
+	char c = 0;
+
+	ISGX_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		struct rw_enclave r;
+
+		build_rw(&r, fd, nr);
+		write_all(&r, 7);
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		/* Every page, most of them evicted meanwhile. */
+		for (unsigned int i = 0; i < r.nr_data; i++) {
+			uint64_t v;
+			int sig = sgx_probe_read(data_page(&r, i), &v);
+
+			if (sig)
+				_exit(sig == SIGBUS ? 10 : 11);
+			if (v != pattern(i, 0, 7))
+				_exit(12);
+		}
+		_exit(0);
+	}
+	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the victim did not get ready");
+	return pid;
+}
+
+/*
+ * The EPC full of pages nothing can evict (SECS pages of enclaves that
+ * were never initialised; root lifts the bounds that normally prevent
+ * it): kisgxswapd must sleep, not spin, and another process's fault on
+ * an evicted page must fail with SIGBUS after fault_stall_ms, not retry
+ * forever.
+ */
+ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
+{
+	int fd = sgx_test_start(PARAMS), ready[2], go[2], status;
+	static uint64_t addrs[EPC_PAGES];
+	long passes0, passes1, stuck = -1;
+	double cpu0, cpu1, took;
+	unsigned int n, i;
+	int64_t refused;
+	char c = 0;
+	pid_t pid;
+
+	/* Absent from a module without the bounds: then there is none to lift. */
+	param_write("max_unevictable_per_process", "256");
+	param_write("max_unevictable", "256");
+	param_write("fault_stall_ms", "3000");
+	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
+	pid = start_victim(fd, EPC_PAGES / 2, ready, go);
+	n = create_uninit_until_refused(fd, addrs, EPC_PAGES, &refused);
+	isgx_note("%u enclaves not initialised, then CREATE returned %lld; %ld EPC pages free",
+		  n, (long long)refused, sgx_epc_free());
+	ISGX_EXPECT(n >= EPC_PAGES / 2, "only %u SECS pages before CREATE failed", n);
+
+	passes0 = debugfs_counter("nr_reclaim_passes");
+	cpu0 = swapd_cpu_s();
+	sleep(3);
+	passes1 = debugfs_counter("nr_reclaim_passes");
+	cpu1 = swapd_cpu_s();
+	stuck = debugfs_counter("nr_swapd_stuck");
+	isgx_note("in 3 s with nothing evictable: %ld reclaim passes, kisgxswapd %.2f s of CPU, "
+		  "%ld stuck rounds", passes1 - passes0, cpu1 - cpu0, stuck);
+	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
+		    passes1 - passes0);
+	ISGX_EXPECT(cpu0 >= 0 && cpu1 - cpu0 < 0.5, "kisgxswapd used %.2f s of CPU in 3 s",
+		    cpu1 - cpu0);
+
+	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the victim");
+	status = wait_or_kill(pid, 60, &took);
+	isgx_note("the victim's faults ended after %.1f s, status %#x", took, status);
+	ISGX_EXPECT(status != -1, "the victim's faults still retried after 60 s: livelock");
+	ISGX_EXPECT(status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 10),
+		    "victim status %#x, want exit 10 (SIGBUS on a page that cannot come back)",
+		    status);
+	ISGX_EXPECT(debugfs_counter("nr_fault_stalled") >= 1, "no fault counted as stalled");
+
+	for (i = 0; i < n; i++)
+		SGX_EXPECT_RET(sgx_destroy(fd, addrs[i]), 0, "destroy %u", i);
+	sgx_expect_epc_all_free("after destroying everything", 5000);
+	sgx_test_finish(fd);
+}
+
+/*
+ * An unprivileged user who creates enclaves and never initialises them
+ * gets EDQUOT after max_unevictable_per_process of them, and several such
+ * processes together ENOMEM after max_unevictable: half of the EPC stays
+ * evictable, and another process's working set larger than what is left
+ * keeps every page and makes progress.
+ */
+ISGX_TEST(unevictable_pages_bounded_per_process, 600)
+{
+	int fd, ready[2], go[2], hog_pipe[2], status, nr_hogs = 0;
+	long per_process = 0, all = 0, pinned;
+	pid_t victim, hogs[16];
+	char params_buf[320], c = 0;
+	double took;
+
+	snprintf(params_buf, sizeof(params_buf), "%s dev_mode=0666", PARAMS);
+	fd = sgx_test_start(params_buf);
+	ISGX_ASSERT(!pipe(ready) && !pipe(go) && !pipe(hog_pipe), "pipe");
+	victim = start_victim(fd, EPC_PAGES / 2, ready, go);
+
+	/* Hogs, each its own process as uid 1000, until one gets nothing. */
+	while (nr_hogs < 16) {
+		struct { unsigned int n; int64_t refused; } rep;
+		pid_t pid = fork();
+
+		ISGX_ASSERT(pid >= 0, "fork");
+		if (pid == 0) {
+			static uint64_t addrs[EPC_PAGES];
+			int hfd;
+
+			if (setgid(1000) || setuid(1000))
+				_exit(3);
+			hfd = open("/dev/sgx", O_RDWR);
+			if (hfd < 0)
+				_exit(4);
+			rep.n = create_uninit_until_refused(hfd, addrs, EPC_PAGES, &rep.refused);
+			if (write(hog_pipe[1], &rep, sizeof(rep)) != sizeof(rep))
+				_exit(5);
+			pause();	/* hold them until killed */
+			_exit(0);
+		}
+		hogs[nr_hogs++] = pid;
+		ISGX_ASSERT(read(hog_pipe[0], &rep, sizeof(rep)) == sizeof(rep), "hog report");
+		isgx_note("hog %d: %u enclaves, then CREATE returned %lld; %ld EPC pages free",
+			  nr_hogs, rep.n, (long long)rep.refused, sgx_epc_free());
+		ISGX_EXPECT(rep.refused == -EDQUOT || rep.refused == -ENOMEM,
+			    "hog %d refused with %lld, want EDQUOT or ENOMEM", nr_hogs,
+			    (long long)rep.refused);
+		per_process = rep.n > per_process ? rep.n : per_process;
+		all += rep.n;
+		if (!rep.n)
+			break;
+	}
+	pinned = debugfs_counter("nr_unevictable");
+	isgx_note("%d hogs pinned %ld pages (at most %ld each); debugfs nr_unevictable %ld",
+		  nr_hogs, all, per_process, pinned);
+	ISGX_EXPECT(all <= EPC_PAGES / 2, "hogs pinned %ld of %d EPC pages", all, EPC_PAGES);
+	ISGX_EXPECT(per_process < EPC_PAGES / 2, "one process pinned %ld pages", per_process);
+	ISGX_EXPECT(pinned == all, "debugfs nr_unevictable %ld, hogs hold %ld", pinned, all);
+
+	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the victim");
+	status = wait_or_kill(victim, 120, &took);
+	isgx_note("the victim read back its %d pages in %.1f s, status %#x", EPC_PAGES / 2, took,
+		  status);
+	ISGX_EXPECT(status != -1, "the victim's faults still retried after 120 s: livelock");
+	ISGX_EXPECT(status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 0),
+		    "victim status %#x, want 0 (every page back, every word right)", status);
+
+	for (int i = 0; i < nr_hogs; i++) {
+		kill(hogs[i], SIGKILL);
+		waitpid(hogs[i], &status, 0);
+	}
+	sgx_expect_epc_all_free("after the hogs were killed", 5000);
+	ISGX_EXPECT(debugfs_counter("nr_unevictable") <= 0, "pins left: %ld",
+		    debugfs_counter("nr_unevictable"));
 	sgx_test_finish(fd);
 }
 
