@@ -389,6 +389,78 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
 }
 
 /*
+ * The soak (only with --soak-seconds=N; `scripts/test -L soak`): 4
+ * processes, each with an enclave of one EPC's worth of pages and 2
+ * threads rewriting and verifying them, together 4x the EPC, for N
+ * seconds: no write lost or corrupted, and every EPC and VA page back
+ * once they exit.
+ */
+ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
+{
+	const char *opt = isgx_option("soak-seconds");
+	unsigned long verified = 0, bad = 0;
+	int fd, res[2], status, p;
+	unsigned int seconds;
+	pid_t pid[4];
+
+	if (!opt)
+		isgx_skip("a soak runs only with --soak-seconds=N");
+	seconds = atoi(opt);
+	fd = sgx_test_start(PARAMS);
+	ISGX_ASSERT(!pipe(res), "pipe");
+	for (p = 0; p < 4; p++) {
+		pid[p] = fork();
+		ISGX_ASSERT(pid[p] >= 0, "fork");
+		if (pid[p] == 0) {
+			unsigned long out[2] = { 0, 0 };
+			struct worker w[2];
+			pthread_t th[2];
+			struct rw_enclave r;
+
+			build_rw(&r, fd, EPC_PAGES);
+			for (int t = 0; t < 2; t++) {
+				w[t] = (struct worker){ .r = &r, .first = t, .step = 2,
+							.deadline = now_s() + seconds };
+				if (pthread_create(&th[t], NULL, worker_fn, &w[t]))
+					_exit(3);
+			}
+			for (int t = 0; t < 2; t++) {
+				pthread_join(th[t], NULL);
+				/* Each round verified every page of the thread, then rewrote it. */
+				out[0] += w[t].rounds * (r.nr_data / 2);
+				out[1] += w[t].bad;
+			}
+			if (write(res[1], out, sizeof(out)) != sizeof(out))
+				_exit(4);
+			_exit(isgx_enclave_destroy(&r.e) ? 5 : 0);
+		}
+	}
+	for (p = 0; p < 4; p++) {
+		unsigned long in[2];
+
+		ISGX_EXPECT(read(res[0], in, sizeof(in)) == sizeof(in), "a soak process reported nothing");
+		verified += in[0];
+		bad += in[1];
+	}
+	for (p = 0; p < 4; p++) {
+		ISGX_EXPECT(waitpid(pid[p], &status, 0) == pid[p], "waitpid");
+		ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			    "soak process %d status %#x", p, status);
+	}
+	isgx_note("soak: %u s, 4 processes x 2 threads over %d pages: %lu page writes verified, "
+		  "%lu lost or corrupted; %ld evictions, %ld loads", seconds, 4 * EPC_PAGES,
+		  verified, bad, debugfs_counter("nr_evicted"), debugfs_counter("nr_loaded"));
+	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
+	ISGX_EXPECT(verified > 0, "nothing verified");
+	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	sgx_expect_epc_all_free("after the soak", 5000);
+	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    debugfs_counter("nr_va_pages"));
+	sgx_test_finish(fd);
+}
+
+/*
  * A process whose threads all sleep is inside its enclave on no CPU: its
  * pages are evicted (here by another process's build, which reclaims)
  * without a single IPI, and come back intact when it wakes.
