@@ -820,6 +820,40 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 }
 
 /*
+ * After a power loss the pages of the lost enclaves cannot be evicted
+ * (EBLOCK faults) until their enclaves are destroyed.  With most of the
+ * EPC held by one and the free count below the low mark, kisgxswapd must
+ * take them off its lists and sleep, not put them back and spin.
+ */
+ISGX_TEST(power_loss_leaves_nothing_to_spin_on, 600)
+{
+	int fd = sgx_test_start(PARAMS);
+	long passes0, passes1, free_now;
+	struct rw_enclave r;
+
+	/* Nearly the whole EPC resident: below the low mark, nothing evicted yet. */
+	build_rw(&r, fd, EPC_PAGES - 40);
+	ISGX_ASSERT(param_write("power_loss", "1") == 0, "power_loss");
+	/* Now the EPC is full of lost pages: ask for more than is free. */
+	ISGX_ASSERT(param_write("high_mark", "160") == 0 && param_write("low_mark", "128") == 0,
+		    "marks");
+	sleep(1);
+	passes0 = debugfs_counter("nr_reclaim_passes");
+	sleep(3);
+	passes1 = debugfs_counter("nr_reclaim_passes");
+	free_now = sgx_epc_free();
+	isgx_note("after the power loss: %ld reclaim passes in 3 s, %ld pages free",
+		  passes1 - passes0, free_now);
+	ISGX_EXPECT(free_now < 128, "%ld pages free: the test needs fewer than the low mark",
+		    free_now);
+	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
+		    passes1 - passes0);
+	SGX_EXPECT_RET(isgx_enclave_destroy(&r.e), 0, "destroy the lost enclave");
+	sgx_expect_epc_all_free("after destroy", 5000);
+	sgx_test_finish(fd);
+}
+
+/*
  * An unprivileged user who creates enclaves and never initialises them
  * gets EDQUOT after max_unevictable_per_process of them, and several such
  * processes together ENOMEM after max_unevictable: half of the EPC stays
