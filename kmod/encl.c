@@ -99,6 +99,9 @@ static void isgx_encl_release(struct kref *ref)
 		kfree(page);
 	}
 	xa_destroy(&encl->pages);
+	/* Unpinned before its page is free, so that counts never lag. */
+	if (encl->flags & ISGX_ENCL_PINNED)
+		isgx_proc_unpin(encl->proc);
 	/* An evicted SECS needs no EREMOVE: only its version goes. */
 	if (encl->secs) {
 		isgx_epc_free(encl->secs);
@@ -107,8 +110,6 @@ static void isgx_encl_release(struct kref *ref)
 	isgx_va_slot_put(&encl->secs_slot);
 	if (encl->backing)
 		fput(encl->backing);
-	if (encl->flags & ISGX_ENCL_PINNED)
-		isgx_proc_unpin(encl->proc);
 	isgx_proc_put(encl->proc);
 	mmdrop(encl->mm);
 	kfree(encl);
@@ -399,8 +400,6 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 		}
 		return VM_FAULT_RETRY;
 	}
-	if (!IS_ERR(epc))
-		isgx_pager_fault_unstalled(encl);
 	if (!IS_ERR(epc) && isgx_backing_get(encl, page, &b)) {
 		isgx_epc_release_evicted(epc);
 		epc = ERR_PTR(-ENOMEM);
@@ -599,6 +598,7 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 		goto out;
 	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
 				  vm_get_page_prot(vm_flags));
+	isgx_pager_fault_unstalled(encl);
 	if (loaded && ret == VM_FAULT_NOPAGE)
 		isgx_encl_fault_around(encl, vma, addr);
 out:

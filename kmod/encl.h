@@ -72,7 +72,7 @@ struct isgx_encl_page {
  * @secs_slot:	the VA slot of the evicted SECS; encl->lock
  * @nr_resident: its REG and TCS pages in the EPC; encl->lock
  * @stall_since: jiffies (never 0) of the first fault that found no EPC
- *		page since one of its faults last got one, 0 when none waits;
+ *		page since one of its faults last mapped a page, else 0;
  *		read and written locklessly (isgx_pager_fault_stalled())
  * @backing:	shmem file: evicted pages at their ELRANGE offset, then
  *		their PCMDs, 128 bytes each, then the SECS and its PCMD a

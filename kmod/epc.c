@@ -46,8 +46,6 @@ struct isgx_epc_section {
  * @lock:		protects @free_list and @nr_free
  * @free_list:		free pages (invalid in the EPCM)
  * @nr_free:		pages on @free_list; also read locklessly for stats
- * @last_free:		jiffies when a page last came back to @free_list;
- *			written under @lock, read locklessly
  */
 static struct isgx_epc {
 	struct isgx_epc_section sections[ISGX_EPC_MAX_SECTIONS];
@@ -56,7 +54,6 @@ static struct isgx_epc {
 	spinlock_t lock;
 	struct list_head free_list;
 	unsigned long nr_free;
-	unsigned long last_free;
 } isgx_epc;
 
 /**
@@ -119,7 +116,6 @@ void isgx_epc_release_evicted(struct isgx_epc_page *page)
 	spin_lock(&isgx_epc.lock);
 	list_add(&page->list, &isgx_epc.free_list);
 	isgx_epc.nr_free++;
-	WRITE_ONCE(isgx_epc.last_free, jiffies);
 	spin_unlock(&isgx_epc.lock);
 	if (wq_has_sleeper(&isgx_epc_free_wq))
 		wake_up(&isgx_epc_free_wq);
@@ -147,17 +143,6 @@ void isgx_epc_wait_free(unsigned long reserve, long timeout)
 unsigned long isgx_epc_nr_free(void)
 {
 	return READ_ONCE(isgx_epc.nr_free);
-}
-
-/**
- * isgx_epc_last_free() - when a page was last freed
- *
- * Context: any.
- * Return: jiffies of the last isgx_epc_release_evicted().
- */
-unsigned long isgx_epc_last_free(void)
-{
-	return READ_ONCE(isgx_epc.last_free);
 }
 
 /**
@@ -236,7 +221,6 @@ int isgx_epc_init(void)
 
 	spin_lock_init(&isgx_epc.lock);
 	INIT_LIST_HEAD(&isgx_epc.free_list);
-	isgx_epc.last_free = jiffies;
 	for (i = 0; i < ISGX_EPC_MAX_SECTIONS; i++) {
 		struct isgx_epc_section *s = &isgx_epc.sections[i];
 		u32 r[4];

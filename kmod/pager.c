@@ -62,7 +62,7 @@
  * allocation that finds no free page, or leaves fewer than the min mark,
  * reclaims directly, a bounded number of times; a fault that still finds
  * none gives its mmap_lock up and sleeps until kisgxswapd frees pages,
- * then retries, unless no page at all has been freed for fault_stall_ms:
+ * then retries, unless kisgxswapd has evicted nothing for fault_stall_ms:
  * then it fails with SIGBUS rather than retry forever
  * (isgx_pager_fault_stalled()).  A kisgxswapd round that finds nothing
  * evictable (only SECS pages of enclaves not yet initialised, whose
@@ -215,11 +215,16 @@ static unsigned int isgx_fault_around(void)
  * @nr_inactive:	pages on @inactive
  * @lock_since:		when @lock was last taken (local_clock()), for its
  *			hold statistics; @lock
- * @nr_tracked:		pages ever made resident (isgx_pager_track()); @lock
+ * @nr_tracked:		pages ever made resident (isgx_pager_track());
+ *			written under @lock, read locklessly
  * @swapd:		the kisgxswapd thread
  * @swapd_wq:		kisgxswapd sleeps here
- * @swapd_stuck:	kisgxswapd found nothing to evict and waits for new
- *			resident pages (isgx_swapd())
+ * @stuck_since:	jiffies (never 0) since which every kisgxswapd round
+ *			freed nothing, 0 after a round that evicted a page;
+ *			written by kisgxswapd only, read locklessly
+ * @stuck_rounds:	kisgxswapd rounds since @stuck_since, each of them
+ *			at least ISGX_SWAPD_STUCK_RETRY apart unless a page
+ *			was made resident meanwhile
  */
 struct isgx_pager {
 	spinlock_t lock;
@@ -231,7 +236,8 @@ struct isgx_pager {
 	unsigned long nr_tracked;
 	struct task_struct *swapd;
 	wait_queue_head_t swapd_wq;
-	bool swapd_stuck;
+	unsigned long stuck_since;
+	unsigned long stuck_rounds;
 };
 
 static struct isgx_pager isgx_pager;
@@ -426,8 +432,12 @@ void isgx_pager_track(struct isgx_epc_page *epc)
 	__isgx_pager_add(epc, false);
 	isgx_pager.nr_tracked++;
 	isgx_pager_unlock();
-	/* Something evictable at last for a kisgxswapd that found nothing. */
-	if (READ_ONCE(isgx_pager.swapd_stuck) && isgx_pager_below_low())
+	/*
+	 * Something evictable, maybe, for a kisgxswapd that found nothing.
+	 * wq_has_sleeper() orders the count above before its look at the
+	 * queue, as prepare_to_wait() orders kisgxswapd's.
+	 */
+	if (isgx_pager_below_low() && wq_has_sleeper(&isgx_pager.swapd_wq))
 		wake_up(&isgx_pager.swapd_wq);
 }
 
@@ -526,36 +536,43 @@ MODULE_PARM_DESC(fault_stall_ms,
  * isgx_pager_fault_stalled() - has a fault waited for EPC long enough to fail
  * @encl:	the enclave of a fault that found no free page
  *
- * Waiting is right while the pager makes progress: pages are freed, even
- * if other faults take them first.  When no page has been freed for
- * fault_stall_ms, and the enclave's faults have found none for as long,
- * nothing will come (every resident page is unevictable, or the pager is
- * wedged): the fault fails with SIGBUS instead of retrying forever, so
- * that the process sees an error, as upstream fails an allocation that
- * reclaim cannot satisfy.  The clock is per enclave (its threads share a
- * stall); isgx_pager_fault_unstalled() stops it.
+ * Waiting is right while the pager makes progress, or might: pages are
+ * evicted, even if other faults take them first, or kisgxswapd is blocked
+ * (on an mmap_lock, say) rather than finding nothing.  When every
+ * kisgxswapd round for fault_stall_ms, and at least one per second of
+ * it, evicted nothing, and the enclave's faults have found no page for
+ * as long, nothing will come (every resident page is unevictable): the
+ * fault fails with SIGBUS instead of retrying forever, so that the
+ * process sees an error, as upstream fails an allocation that reclaim
+ * cannot satisfy.  Counting rounds as well as time keeps a paused guest,
+ * whose jiffies jump, from failing faults before kisgxswapd ran again.
+ * The clock is per enclave (its threads share a stall);
+ * isgx_pager_fault_unstalled() stops it.
  *
- * Context: any; lockless (the stall clock is a hint).
+ * Context: any; lockless (the clocks are hints).
  * Return: true when the fault should fail.
  */
 bool isgx_pager_fault_stalled(struct isgx_encl *encl)
 {
-	unsigned long limit = msecs_to_jiffies(READ_ONCE(fault_stall_ms));
+	unsigned int ms = READ_ONCE(fault_stall_ms);
+	unsigned long limit = msecs_to_jiffies(ms);
 	unsigned long since = READ_ONCE(encl->stall_since);
+	unsigned long stuck = READ_ONCE(isgx_pager.stuck_since);
 
 	if (!since) {
 		WRITE_ONCE(encl->stall_since, jiffies | 1);
 		return false;
 	}
-	if (!limit || time_before(jiffies, since + limit) ||
-	    time_before(jiffies, isgx_epc_last_free() + limit))
+	if (!ms || !stuck || time_before(jiffies, since + limit) ||
+	    time_before(jiffies, stuck + limit) ||
+	    READ_ONCE(isgx_pager.stuck_rounds) < max(2U, ms / 1000))
 		return false;
 	isgx_stat_inc(nr_fault_stalled);
 	return true;
 }
 
 /**
- * isgx_pager_fault_unstalled() - a fault of @encl got its EPC page
+ * isgx_pager_fault_unstalled() - a fault of @encl got its page
  * @encl:	the enclave
  *
  * Context: any; lockless.
@@ -1133,11 +1150,14 @@ static unsigned long isgx_pager_isolate(struct list_head *list, struct isgx_vict
 		if (n == nr)
 			break;
 		/*
-		 * Pages of a destroyed enclave, or of one the EPC was lost
-		 * under, can never be evicted (EBLOCK would fault): off the
-		 * LRU for good, freed with their enclave.
+		 * Pages of a destroyed enclave (isgx_victim_block() refuses
+		 * them) or of one the EPC was lost under (EBLOCK would fault)
+		 * are never evicted: off the LRU for good, freed with their
+		 * enclave.  (The hw backend cannot tell a lost enclave: its
+		 * pages stay, and kisgxswapd's stuck rounds bound the cost.)
 		 */
-		if ((page->encl->flags & ISGX_ENCL_DEAD) || isgx_encl_power_lost(page->encl)) {
+		if ((READ_ONCE(page->encl->flags) & ISGX_ENCL_DEAD) ||
+		    isgx_encl_power_lost(page->encl)) {
 			__isgx_pager_del(epc);
 			continue;
 		}
@@ -1476,7 +1496,6 @@ static int isgx_swapd(void *unused)
 			wait_event_freezable(isgx_pager.swapd_wq,
 					     kthread_should_stop() || isgx_pager_below_low());
 		stuck = false;
-		WRITE_ONCE(isgx_pager.swapd_stuck, false);
 		trace_swapd_wake(isgx_epc_nr_free());
 		while (!kthread_should_stop() &&
 		       isgx_epc_nr_free() < isgx_high_mark()) {
@@ -1486,10 +1505,14 @@ static int isgx_swapd(void *unused)
 			    !isgx_pager_reclaim(isgx_batch(), true)) {
 				/* Nothing evictable now. */
 				stuck = true;
-				WRITE_ONCE(isgx_pager.swapd_stuck, true);
+				if (!isgx_pager.stuck_since)
+					WRITE_ONCE(isgx_pager.stuck_since, jiffies | 1);
+				WRITE_ONCE(isgx_pager.stuck_rounds, isgx_pager.stuck_rounds + 1);
 				isgx_stat_inc(nr_swapd_stuck);
 				break;
 			}
+			WRITE_ONCE(isgx_pager.stuck_since, 0);
+			WRITE_ONCE(isgx_pager.stuck_rounds, 0);
 			cond_resched();
 		}
 		isgx_va_reclaim();

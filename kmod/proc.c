@@ -20,11 +20,17 @@
  * charged at CREATE and released at INIT or destruction, and the pins
  * are bounded per process (max_unevictable_per_process, CREATE fails
  * with EDQUOT beyond it) and for all processes together
- * (max_unevictable, ENOMEM), so that at least half of the EPC stays
- * evictable by default.  The other pages that cannot be evicted at a
- * given moment are transient and bounded by the number of threads:
- * a page being loaded or written back, VA pages (which the pool itself
- * evicts, va.c).
+ * (max_unevictable, ENOMEM): by default such SECS pages take at most half
+ * of the EPC.  Other pages are unevictable for a while, not for good: a
+ * page being loaded or written back (one per thread at work), the SECS
+ * of an initialised enclave until its last child leaves, VA pages
+ * holding versions (the pool evicts full ones itself, va.c), the pages
+ * of an enclave that is destroyed but not yet released, and those of
+ * enclaves lost in a power loss until they are destroyed.  The bound is
+ * per process and global, not per user: many processes of one user can
+ * hold the global bound together, and then nobody can create an enclave
+ * until they initialise or destroy theirs, though every enclave already
+ * running keeps going.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
