@@ -11,10 +11,13 @@
  * has no access at all.
  *
  * Enclave memory is mapped page by page on fault with the permissions the
- * page was added with, intersected with the VMA's.  TCS pages are never
- * mapped: their EPCM permissions are zero, so an enclave could not touch
- * them either.  A debugger reaches debug enclaves through ->access, which
- * goes word by word through EDBGRD/EDBGWR as the hardware requires.
+ * page was added with, intersected with the VMA's, and no path widens a
+ * PTE beyond them: a write to a read-only PTE asks ->pfn_mkwrite, a page
+ * left with no permission gets no PTE at all (SIGBUS), and mprotect()
+ * cannot grant what the EPCM does not.  TCS pages are never mapped: their
+ * EPCM permissions are zero, so an enclave could not touch them either.
+ * A debugger reaches debug enclaves through ->access, which goes word by
+ * word through EDBGRD/EDBGWR as the hardware requires.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -444,7 +447,10 @@ static bool isgx_encl_page_is_reg(struct isgx_encl_page *page)
 /*
  * The protection of a REG page's PTE: its EPCM permissions within the
  * VMA's.  0 when the fault asks for more than the EPCM gives (then
- * SIGBUS rather than a PTE that would fault again).
+ * SIGBUS rather than a PTE that would fault again), and 0 when no
+ * permission is left: a PROT_NONE PTE would be taken for a NUMA hinting
+ * entry by the next access, and do_numa_page() rebuilds it from the
+ * VMA's protection, whatever the EPCM says.
  */
 static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
 					     struct vm_area_struct *vma, unsigned int fault_flags)
@@ -461,7 +467,8 @@ static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
 		vm_flags |= VM_WRITE;
 	if (perm & SGX_SECINFO_X)
 		vm_flags |= VM_EXEC;
-	return vm_flags & (vma->vm_flags | VM_SHARED);
+	vm_flags &= vma->vm_flags | VM_SHARED;
+	return vm_flags & (VM_READ | VM_WRITE | VM_EXEC) ? vm_flags : 0;
 }
 
 /* Fault-around: an evicted neighbour on its way back. */
@@ -694,6 +701,31 @@ static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
 }
 
 /*
+ * A write to a present, read-only PTE of a shared VM_WRITE mapping: the
+ * core would make the PTE writable (wp_page_reuse()) on the VMA's word
+ * alone.  The fault path made it read-only because the page's EPCM
+ * permissions lack W or the VMA lacked VM_WRITE then; allow the write
+ * only when a write fault would get a writable PTE now.  The core checks
+ * afterwards that the PTE is still the one it asked about.
+ */
+static vm_fault_t isgx_vma_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct isgx_encl *encl = vmf->vma->vm_private_data;
+	struct isgx_encl_page *page;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	if (!encl)
+		return VM_FAULT_SIGBUS;
+	mutex_lock(&encl->lock);
+	page = isgx_encl_page_find(encl, vmf->address & PAGE_MASK);
+	if (page && isgx_encl_page_is_reg(page) &&
+	    (isgx_encl_page_vm_flags(page, vmf->vma, vmf->flags) & VM_WRITE))
+		ret = 0;
+	mutex_unlock(&encl->lock);
+	return ret;
+}
+
+/*
  * mprotect() rewrites present PTEs with the new protection, so a change
  * may not grant more than the EPCM gives any REG page in the range (TCS
  * pages are never mapped).  Pages added later are checked at fault time.
@@ -731,6 +763,7 @@ const struct vm_operations_struct isgx_vm_ops = {
 	.close = isgx_vma_close,
 	.mremap = isgx_vma_mremap,
 	.fault = isgx_vma_fault,
+	.pfn_mkwrite = isgx_vma_pfn_mkwrite,
 	.access = isgx_vma_access,
 	.mprotect = isgx_vma_mprotect,
 };

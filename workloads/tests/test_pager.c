@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,11 +45,28 @@ static const char *params(void)
 	return buf;
 }
 
-/* An enclave of one TCS, one SSA page and @nr_data RW pages (offsets 2..). */
+/*
+ * An enclave of one TCS, one SSA page and @nr_data RW pages (offsets 2..);
+ * in a mixed one, data page i is R only when i % 16 is MIXED_R and has no
+ * permission at all when it is MIXED_NONE.
+ */
 struct rw_enclave {
 	struct isgx_enclave e;
 	unsigned int nr_data;
+	bool mixed;
 };
+
+#define MIXED_R		13
+#define MIXED_NONE	15
+
+static uint64_t data_secinfo(const struct rw_enclave *r, unsigned int i)
+{
+	if (r->mixed && i % 16 == MIXED_R)
+		return SGX_SECINFO_REG | SGX_SECINFO_R;
+	if (r->mixed && i % 16 == MIXED_NONE)
+		return SGX_SECINFO_REG;
+	return SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W;
+}
 
 static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
 {
@@ -56,7 +74,7 @@ static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
 }
 
 /* Create and add; no EINIT, so no thread can ever be inside it. */
-static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data)
+static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
 	static uint64_t page[WORDS] __attribute__((aligned(4096)));
 	struct sgx_secs secs;
@@ -68,6 +86,7 @@ static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data)
 		size <<= 1;
 	memset(r, 0, sizeof(*r));
 	r->nr_data = nr_data;
+	r->mixed = mixed;
 	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
 	ISGX_ASSERT(isgx_enclave_create(&r->e, fd, &secs) == 0, "%s", isgx_enclave_error(&r->e));
 
@@ -87,20 +106,24 @@ static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data)
 			page[w] = pattern(i, w, 0);
 		/* Measured: the kernel's MRENCLAVE must agree after eviction too. */
 		ISGX_ASSERT(isgx_enclave_add(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE, page,
-					     SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W,
-					     i % 8 ? SGX_ADD_SKIP_EEXTEND : 0) == 0,
+					     data_secinfo(r, i), i % 8 ? SGX_ADD_SKIP_EEXTEND : 0) == 0,
 			    "add %u: %s", i, isgx_enclave_error(&r->e));
 	}
 }
 
-static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+static void build_init(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
 	struct sgx_sigstruct ss;
 
-	build_rw_uninit(r, fd, nr_data);
+	build_rw_uninit(r, fd, nr_data, mixed);
 	ISGX_ASSERT(isgx_enclave_sign(&r->e, sgx_test_key(), &ss) == 0, "%s",
 		    isgx_enclave_error(&r->e));
 	ISGX_ASSERT(isgx_enclave_init(&r->e, &ss, NULL) == 0, "%s", isgx_enclave_error(&r->e));
+}
+
+static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+{
+	build_init(r, fd, nr_data, false);
 }
 
 static uint64_t *data_page(struct rw_enclave *r, unsigned int i)
@@ -414,7 +437,7 @@ ISGX_TEST(no_ipis_while_threads_sleep, 600)
 	ipis = debugfs_counter("nr_ipi_cpus");
 	evicted = debugfs_counter("nr_evicted");
 	/* Not initialised: no thread can be inside this one either. */
-	build_rw_uninit(&r, fd, EPC_PAGES);
+	build_rw_uninit(&r, fd, EPC_PAGES, false);
 	evicted = debugfs_counter("nr_evicted") - evicted;
 	ipis = debugfs_counter("nr_ipi_cpus") - ipis;
 	isgx_note("%ld pages evicted, %ld CPUs kicked", evicted, ipis);
@@ -614,6 +637,54 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
 		ISGX_EXPECT(around == 0, "baseline %s loaded %ld pages around faults",
 			    isgx_option("policy"), around);
 	}
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/*
+ * Pages that fault-around loads get the PTE a fault would give them: an R
+ * page a read-only one that a write cannot make writable, a page without
+ * permissions none at all (SIGBUS; a PROT_NONE PTE would be rebuilt from
+ * the VMA's protection by the next access).  Each page is probed in the
+ * sequential pass itself, right after the fault that loaded it around.
+ */
+ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
+{
+	unsigned int i, bad_rw = 0, bad_r = 0, bad_none = 0;
+	struct rw_enclave r;
+	long around;
+	uint64_t v;
+	int fd, sig;
+
+	if (!policy_is("default"))
+		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
+	fd = sgx_test_start(PARAMS);
+	build_init(&r, fd, 2 * EPC_PAGES, true);
+	around = debugfs_counter("nr_fault_around");
+	for (i = 0; i < r.nr_data; i++) {
+		uint64_t *p = data_page(&r, i);
+
+		sig = sgx_probe_read(p, &v);
+		if (i % 16 == MIXED_NONE) {
+			if (sig != SIGBUS && bad_none++ < 3)
+				isgx_note("page %u (no permission): read gave signal %d", i, sig);
+			continue;
+		}
+		if ((sig || v != pattern(i, 0, 0)) && bad_rw++ < 3)
+			isgx_note("page %u: read %#llx, signal %d", i, (unsigned long long)v, sig);
+		if (i % 16 != MIXED_R)
+			continue;
+		sig = sgx_probe_write(p, 0);
+		if (sig != SIGBUS && bad_r++ < 3)
+			isgx_note("page %u (R): write after a read gave signal %d", i, sig);
+	}
+	around = debugfs_counter("nr_fault_around") - around;
+	isgx_note("sequential pass over %u pages: %ld loaded around faults", r.nr_data, around);
+	ISGX_EXPECT(around > 0, "no page was loaded around a fault");
+	ISGX_EXPECT(!bad_rw, "%u readable pages did not read back", bad_rw);
+	ISGX_EXPECT(!bad_r, "%u writes to R pages were not SIGBUS", bad_r);
+	ISGX_EXPECT(!bad_none, "%u reads of pages without permissions were not SIGBUS", bad_none);
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
 	sgx_test_finish(fd);
