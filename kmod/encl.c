@@ -17,7 +17,8 @@
  * cannot grant what the EPCM does not.  TCS pages are never mapped: their
  * EPCM permissions are zero, so an enclave could not touch them either.
  * A debugger reaches debug enclaves through ->access, which goes word by
- * word through EDBGRD/EDBGWR as the hardware requires.
+ * word through EDBGRD/EDBGWR as the hardware requires, on pages made
+ * resident as for a fault.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -471,6 +472,47 @@ static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
 	return vm_flags & (VM_READ | VM_WRITE | VM_EXEC) ? vm_flags : 0;
 }
 
+/*
+ * Make @page resident for a fault (@vmf) or a debugger access (@vmf
+ * NULL).  A page blocked for eviction is waited for until its EWB is done
+ * (then it is loaded) or given up (then it is used as it is): neither a
+ * new PTE nor EDBGRD/EDBGWR may touch it in between.  Sleeping instead of
+ * failing keeps faults from faulting again and again and debugger
+ * accesses from failing at random under eviction.  encl->lock is dropped
+ * for the wait and for the load, so everything is looked at again after
+ * each; the caller's VMA (its mmap_lock held) keeps the enclave and
+ * @page.  Called with encl->lock held; returns with it, except on
+ * VM_FAULT_RETRY (then neither it nor the mmap_lock is held).  Returns
+ * 0 with the page resident (*@loaded set when it was loaded here; @loaded
+ * may be NULL), VM_FAULT_SIGBUS, or VM_FAULT_RETRY.
+ */
+static vm_fault_t isgx_encl_page_resident(struct isgx_encl *encl,
+					  struct isgx_encl_page *page,
+					  struct vm_fault *vmf, bool *loaded)
+{
+	vm_fault_t ret;
+
+	for (;;) {
+		if (!isgx_encl_usable(encl))
+			return VM_FAULT_SIGBUS;
+		if (page->flags & ISGX_PAGE_RECLAIMING) {
+			/* The reclaimer writes it next. */
+			page->flags |= ISGX_PAGE_WANTED;
+			mutex_unlock(&encl->lock);
+			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
+			mutex_lock(&encl->lock);
+		} else if (!page->epc_page) {
+			ret = isgx_encl_load_locked(encl, page, vmf);
+			if (ret)
+				return ret;
+			if (loaded)
+				*loaded = true;
+		} else {
+			return 0;
+		}
+	}
+}
+
 /* Fault-around: an evicted neighbour on its way back. */
 struct isgx_around {
 	struct isgx_encl_page *page;
@@ -562,43 +604,21 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 		return VM_FAULT_SIGBUS;
 
 	mutex_lock(&encl->lock);
-	if (!isgx_encl_usable(encl))
-		goto out;
 	page = isgx_encl_page_find(encl, addr);
 	if (!page || !isgx_encl_page_is_reg(page))
 		goto out;
-	/*
-	 * Blocked for eviction: sleep until its EWB is done (then load it)
-	 * or given up (then map it), instead of faulting again and again.
-	 * The VMA, held by this fault, keeps the enclave and its pages.
-	 */
-	for (;;) {
-		if (page->flags & ISGX_PAGE_RECLAIMING) {
-			/* The reclaimer writes it next. */
-			page->flags |= ISGX_PAGE_WANTED;
-			mutex_unlock(&encl->lock);
-			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
-			mutex_lock(&encl->lock);
-		} else if (!page->epc_page) {
-			ret = isgx_encl_load_locked(encl, page, vmf);
-			if (ret == VM_FAULT_RETRY)
-				return ret;	/* encl->lock and mmap_lock given up */
-			if (ret)
-				goto out;
-			ret = VM_FAULT_SIGBUS;
-			loaded = true;
-		} else {
-			break;
-		}
-		/* encl->lock was dropped: everything may have changed. */
-		if (!isgx_encl_usable(encl))
-			goto out;
-	}
+	ret = isgx_encl_page_resident(encl, page, vmf, &loaded);
+	if (ret == VM_FAULT_RETRY)
+		return ret;	/* encl->lock and mmap_lock given up */
+	if (ret)
+		goto out;
 
 	/* The EPCM permissions bound what the enclave may do. */
 	vm_flags = isgx_encl_page_vm_flags(page, vma, vmf->flags);
-	if (!vm_flags)
+	if (!vm_flags) {
+		ret = VM_FAULT_SIGBUS;
 		goto out;
+	}
 	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
 				  vm_get_page_prot(vm_flags));
 	if (loaded && ret == VM_FAULT_NOPAGE)
@@ -610,8 +630,11 @@ out:
 
 /*
  * One EDBGRD/EDBGWR word of a ptrace access: @count bytes at @addr (inside
- * one aligned 8-byte word).  TCS pages follow the staging driver: only the
- * first 72 bytes are readable and only FLAGS (bytes 8..15) is writable.
+ * one aligned 8-byte word), on the page made resident as for a fault (an
+ * evicted one loaded, one being evicted waited for).  TCS pages follow the
+ * staging driver: only the first 72 bytes are readable and only FLAGS
+ * (bytes 8..15) is writable.  encl->lock held (dropped while the page is
+ * made resident).
  */
 static int isgx_encl_debug_word(struct isgx_encl *encl, unsigned long addr,
 				void *buf, int count, bool write)
@@ -624,11 +647,7 @@ static int isgx_encl_debug_word(struct isgx_encl *encl, unsigned long addr,
 	int ret;
 
 	page = isgx_encl_page_find(encl, addr);
-	if (!page)
-		return -EFAULT;
-	if (!page->epc_page && isgx_encl_load_locked(encl, page, NULL))
-		return -EFAULT;
-	if (!page->epc_page)
+	if (!page || isgx_encl_page_resident(encl, page, NULL, NULL))
 		return -EFAULT;
 	if ((page->secinfo & SGX_SECINFO_PT_MASK) == (u64)SGX_PT_TCS << SGX_SECINFO_PT_SHIFT) {
 		if (write ? (offset & ~7UL) != offsetof(struct isgx_tcs, flags) :
@@ -657,10 +676,6 @@ static int isgx_vma_access(struct vm_area_struct *vma, unsigned long addr,
 		return -EFAULT;
 
 	mutex_lock(&encl->lock);
-	if (!isgx_encl_usable(encl)) {
-		ret = -EFAULT;
-		goto out;
-	}
 	while (done < len) {
 		int count = min_t(int, len - done, 8 - ((addr + done) & 7));
 
@@ -669,7 +684,6 @@ static int isgx_vma_access(struct vm_area_struct *vma, unsigned long addr,
 			break;
 		done += count;
 	}
-out:
 	mutex_unlock(&encl->lock);
 	return done ? done : ret;
 }

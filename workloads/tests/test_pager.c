@@ -20,11 +20,14 @@
 #include "sgx_guest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -687,6 +690,157 @@ ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
 	ISGX_EXPECT(!bad_none, "%u reads of pages without permissions were not SIGBUS", bad_none);
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/* The holder of ptrace_under_eviction: loop over data pages [@first, nr) until EOF on @stop. */
+static void holder_loop(struct rw_enclave *r, unsigned int first, int stop)
+{
+	unsigned long bad = 0;
+	uint64_t gen = 0;
+	char c;
+
+	fcntl(stop, F_SETFL, O_NONBLOCK);
+	while (read(stop, &c, 1) < 0 && errno == EAGAIN) {
+		gen++;
+		for (unsigned int i = first; i < r->nr_data; i++) {
+			uint64_t *p = data_page(r, i);
+
+			bad += p[1] != pattern(i, 1, 0);
+			p[0] = pattern(i, 0, gen);
+		}
+	}
+	_exit(bad ? 1 : 0);
+}
+
+/* Count a failed debugger access in *@bad; note the first few. */
+static void debugger_bad(unsigned long *bad, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if ((*bad)++ >= 5)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	isgx_note("%s", msg);
+}
+
+static void ptrace_stop(pid_t pid)
+{
+	int st;
+
+	ISGX_ASSERT(!ptrace(PTRACE_ATTACH, pid, 0, 0), "PTRACE_ATTACH: %s", strerror(errno));
+	ISGX_ASSERT(waitpid(pid, &st, 0) == pid && WIFSTOPPED(st), "the holder did not stop");
+}
+
+/*
+ * A debugger reads and writes a debug enclave through /proc/PID/mem and
+ * PTRACE_PEEKDATA/POKEDATA while the pager evicts it: an access to a page
+ * being evicted waits for its EWB, as a fault does, and an evicted page is
+ * loaded; every value read is the last one written and no access fails.
+ * The holder loops over its half of the enclave, as large as the EPC, so
+ * the pager evicts all the time; the debugger walks the other half in
+ * order (the page it reads next is the oldest, the one the pager takes
+ * next) and at random, with the holder running, then stopped.
+ */
+ISGX_TEST(ptrace_under_eviction, 900)
+{
+	static uint64_t shadow[EPC_PAGES][WORDS], got[WORDS];
+	const char *opt = isgx_option("seconds");
+	unsigned int seconds = opt ? atoi(opt) : 60, half = EPC_PAGES, i, w, k, seed = 1;
+	unsigned long reads = 0, writes = 0, peeks = 0, bad = 0;
+	int fd = sgx_test_start(PARAMS), up[2], down[2], mem, status;
+	uint64_t base, addr, val, gen = 0;
+	struct rw_enclave r;
+	char path[64];
+	double deadline;
+	ssize_t n;
+	long word;
+	pid_t pid;
+
+	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe");
+	fflush(stdout);
+	pid = fork();
+	ISGX_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		build_rw(&r, fd, 2 * half);
+		if (write(up[1], &r.e.base, sizeof(r.e.base)) != sizeof(r.e.base))
+			_exit(2);
+		holder_loop(&r, half, down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	ISGX_ASSERT(read(up[0], &base, sizeof(base)) == sizeof(base),
+		    "the holder could not build its enclave");
+	for (i = 0; i < half; i++)
+		for (w = 0; w < WORDS; w++)
+			shadow[i][w] = pattern(i, w, 0);
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	mem = open(path, O_RDWR);
+	ISGX_ASSERT(mem >= 0, "open %s: %s", path, strerror(errno));
+
+	deadline = now_s() + seconds;
+	while (now_s() < deadline) {
+		/* /proc/PID/mem, the holder running: a pass in order, as many at random. */
+		for (k = 0; k < 2 * half; k++) {
+			i = k < half ? k : (unsigned int)rand_r(&seed) % half;
+			addr = base + (uint64_t)(i + 2) * SGX_PAGE_SIZE;
+			n = pread(mem, got, SGX_PAGE_SIZE, addr);
+			if (n != SGX_PAGE_SIZE || memcmp(got, shadow[i], SGX_PAGE_SIZE))
+				debugger_bad(&bad, "pread of page %u: %zd (%s)", i, n,
+					     n < 0 ? strerror(errno) : "wrong bytes");
+			w = (unsigned int)rand_r(&seed) % WORDS;
+			val = pattern(i, w, ++gen);
+			n = pwrite(mem, &val, 8, addr + 8 * w);
+			if (n != 8)
+				debugger_bad(&bad, "pwrite to page %u word %u: %zd (%s)", i, w, n,
+					     n < 0 ? strerror(errno) : "short");
+			shadow[i][w] = val;
+			reads++;
+			writes++;
+		}
+		/* PEEKDATA/POKEDATA, the holder stopped: its pages go for these. */
+		ptrace_stop(pid);
+		for (k = 0; k < half; k++) {
+			i = (unsigned int)rand_r(&seed) % half;
+			w = (unsigned int)rand_r(&seed) % WORDS;
+			addr = base + (uint64_t)(i + 2) * SGX_PAGE_SIZE + 8 * w;
+			errno = 0;
+			word = ptrace(PTRACE_PEEKDATA, pid, (void *)(uintptr_t)addr, 0);
+			if (errno || (uint64_t)word != shadow[i][w])
+				debugger_bad(&bad, "PEEKDATA of page %u word %u: %#lx (%s), want %#llx",
+					     i, w, word, errno ? strerror(errno) : "wrong",
+					     (unsigned long long)shadow[i][w]);
+			val = pattern(i, w, ++gen);
+			if (ptrace(PTRACE_POKEDATA, pid, (void *)(uintptr_t)addr, (void *)(uintptr_t)val))
+				debugger_bad(&bad, "POKEDATA of page %u word %u: %s", i, w,
+					     strerror(errno));
+			shadow[i][w] = val;
+			peeks++;
+		}
+		ISGX_EXPECT(!ptrace(PTRACE_DETACH, pid, 0, 0), "PTRACE_DETACH: %s", strerror(errno));
+	}
+	/* Every page of the debugger's half, once more. */
+	for (i = 0; i < half; i++) {
+		n = pread(mem, got, SGX_PAGE_SIZE, base + (uint64_t)(i + 2) * SGX_PAGE_SIZE);
+		if (n != SGX_PAGE_SIZE || memcmp(got, shadow[i], SGX_PAGE_SIZE))
+			debugger_bad(&bad, "last pread of page %u: %zd", i, n);
+	}
+	close(mem);
+	close(down[1]);
+	isgx_note("%u s: %lu page reads, %lu word writes, %lu peek/pokes; %ld evictions, %ld loads",
+		  seconds, reads, writes, peeks, debugfs_counter("nr_evicted"),
+		  debugfs_counter("nr_loaded"));
+	ISGX_EXPECT(!bad, "%lu debugger accesses failed or read a wrong value", bad);
+	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the holder: status %#x", status);
+	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	sgx_expect_epc_all_free("after the holder exited", 2000);
 	sgx_test_finish(fd);
 }
 
