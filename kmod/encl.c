@@ -11,10 +11,14 @@
  * has no access at all.
  *
  * Enclave memory is mapped page by page on fault with the permissions the
- * page was added with, intersected with the VMA's.  TCS pages are never
- * mapped: their EPCM permissions are zero, so an enclave could not touch
- * them either.  A debugger reaches debug enclaves through ->access, which
- * goes word by word through EDBGRD/EDBGWR as the hardware requires.
+ * page was added with, intersected with the VMA's, and no path widens a
+ * PTE beyond them: a write to a read-only PTE asks ->pfn_mkwrite, a page
+ * left with no permission gets no PTE at all (SIGBUS), and mprotect()
+ * cannot grant what the EPCM does not.  TCS pages are never mapped: their
+ * EPCM permissions are zero, so an enclave could not touch them either.
+ * A debugger reaches debug enclaves through ->access, which goes word by
+ * word through EDBGRD/EDBGWR as the hardware requires, on pages made
+ * resident as for a fault.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -448,7 +452,10 @@ static bool isgx_encl_page_is_reg(struct isgx_encl_page *page)
 /*
  * The protection of a REG page's PTE: its EPCM permissions within the
  * VMA's.  0 when the fault asks for more than the EPCM gives (then
- * SIGBUS rather than a PTE that would fault again).
+ * SIGBUS rather than a PTE that would fault again), and 0 when no
+ * permission is left: a PROT_NONE PTE would be taken for a NUMA hinting
+ * entry by the next access, and do_numa_page() rebuilds it from the
+ * VMA's protection, whatever the EPCM says.
  */
 static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
 					     struct vm_area_struct *vma, unsigned int fault_flags)
@@ -465,7 +472,49 @@ static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
 		vm_flags |= VM_WRITE;
 	if (perm & SGX_SECINFO_X)
 		vm_flags |= VM_EXEC;
-	return vm_flags & (vma->vm_flags | VM_SHARED);
+	vm_flags &= vma->vm_flags | VM_SHARED;
+	return vm_flags & (VM_READ | VM_WRITE | VM_EXEC) ? vm_flags : 0;
+}
+
+/*
+ * Make @page resident for a fault (@vmf) or a debugger access (@vmf
+ * NULL).  A page blocked for eviction is waited for until its EWB is done
+ * (then it is loaded) or given up (then it is used as it is): neither a
+ * new PTE nor EDBGRD/EDBGWR may touch it in between.  Sleeping instead of
+ * failing keeps faults from faulting again and again and debugger
+ * accesses from failing at random under eviction.  encl->lock is dropped
+ * for the wait and for the load, so everything is looked at again after
+ * each; the caller's VMA (its mmap_lock held) keeps the enclave and
+ * @page.  Called with encl->lock held; returns with it, except on
+ * VM_FAULT_RETRY (then neither it nor the mmap_lock is held).  Returns
+ * 0 with the page resident (*@loaded set when it was loaded here; @loaded
+ * may be NULL), VM_FAULT_SIGBUS, or VM_FAULT_RETRY.
+ */
+static vm_fault_t isgx_encl_page_resident(struct isgx_encl *encl,
+					  struct isgx_encl_page *page,
+					  struct vm_fault *vmf, bool *loaded)
+{
+	vm_fault_t ret;
+
+	for (;;) {
+		if (!isgx_encl_usable(encl))
+			return VM_FAULT_SIGBUS;
+		if (page->flags & ISGX_PAGE_RECLAIMING) {
+			/* The reclaimer writes it next. */
+			page->flags |= ISGX_PAGE_WANTED;
+			mutex_unlock(&encl->lock);
+			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
+			mutex_lock(&encl->lock);
+		} else if (!page->epc_page) {
+			ret = isgx_encl_load_locked(encl, page, vmf);
+			if (ret)
+				return ret;
+			if (loaded)
+				*loaded = true;
+		} else {
+			return 0;
+		}
+	}
 }
 
 /* Fault-around: an evicted neighbour on its way back. */
@@ -559,43 +608,21 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 		return VM_FAULT_SIGBUS;
 
 	mutex_lock(&encl->lock);
-	if (!isgx_encl_usable(encl))
-		goto out;
 	page = isgx_encl_page_find(encl, addr);
 	if (!page || !isgx_encl_page_is_reg(page))
 		goto out;
-	/*
-	 * Blocked for eviction: sleep until its EWB is done (then load it)
-	 * or given up (then map it), instead of faulting again and again.
-	 * The VMA, held by this fault, keeps the enclave and its pages.
-	 */
-	for (;;) {
-		if (page->flags & ISGX_PAGE_RECLAIMING) {
-			/* The reclaimer writes it next. */
-			page->flags |= ISGX_PAGE_WANTED;
-			mutex_unlock(&encl->lock);
-			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
-			mutex_lock(&encl->lock);
-		} else if (!page->epc_page) {
-			ret = isgx_encl_load_locked(encl, page, vmf);
-			if (ret == VM_FAULT_RETRY)
-				return ret;	/* encl->lock and mmap_lock given up */
-			if (ret)
-				goto out;
-			ret = VM_FAULT_SIGBUS;
-			loaded = true;
-		} else {
-			break;
-		}
-		/* encl->lock was dropped: everything may have changed. */
-		if (!isgx_encl_usable(encl))
-			goto out;
-	}
+	ret = isgx_encl_page_resident(encl, page, vmf, &loaded);
+	if (ret == VM_FAULT_RETRY)
+		return ret;	/* encl->lock and mmap_lock given up */
+	if (ret)
+		goto out;
 
 	/* The EPCM permissions bound what the enclave may do. */
 	vm_flags = isgx_encl_page_vm_flags(page, vma, vmf->flags);
-	if (!vm_flags)
+	if (!vm_flags) {
+		ret = VM_FAULT_SIGBUS;
 		goto out;
+	}
 	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
 				  vm_get_page_prot(vm_flags));
 	isgx_pager_fault_unstalled(encl);
@@ -608,8 +635,11 @@ out:
 
 /*
  * One EDBGRD/EDBGWR word of a ptrace access: @count bytes at @addr (inside
- * one aligned 8-byte word).  TCS pages follow the staging driver: only the
- * first 72 bytes are readable and only FLAGS (bytes 8..15) is writable.
+ * one aligned 8-byte word), on the page made resident as for a fault (an
+ * evicted one loaded, one being evicted waited for).  TCS pages follow the
+ * staging driver: only the first 72 bytes are readable and only FLAGS
+ * (bytes 8..15) is writable.  encl->lock held (dropped while the page is
+ * made resident).
  */
 static int isgx_encl_debug_word(struct isgx_encl *encl, unsigned long addr,
 				void *buf, int count, bool write)
@@ -622,11 +652,7 @@ static int isgx_encl_debug_word(struct isgx_encl *encl, unsigned long addr,
 	int ret;
 
 	page = isgx_encl_page_find(encl, addr);
-	if (!page)
-		return -EFAULT;
-	if (!page->epc_page && isgx_encl_load_locked(encl, page, NULL))
-		return -EFAULT;
-	if (!page->epc_page)
+	if (!page || isgx_encl_page_resident(encl, page, NULL, NULL))
 		return -EFAULT;
 	if ((page->secinfo & SGX_SECINFO_PT_MASK) == (u64)SGX_PT_TCS << SGX_SECINFO_PT_SHIFT) {
 		if (write ? (offset & ~7UL) != offsetof(struct isgx_tcs, flags) :
@@ -655,10 +681,6 @@ static int isgx_vma_access(struct vm_area_struct *vma, unsigned long addr,
 		return -EFAULT;
 
 	mutex_lock(&encl->lock);
-	if (!isgx_encl_usable(encl)) {
-		ret = -EFAULT;
-		goto out;
-	}
 	while (done < len) {
 		int count = min_t(int, len - done, 8 - ((addr + done) & 7));
 
@@ -667,7 +689,6 @@ static int isgx_vma_access(struct vm_area_struct *vma, unsigned long addr,
 			break;
 		done += count;
 	}
-out:
 	mutex_unlock(&encl->lock);
 	return done ? done : ret;
 }
@@ -695,6 +716,31 @@ static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
 	}
 	isgx_stat_inc(nr_faults);
 	isgx_stats_fault_latency(ktime_get_ns() - start);
+	return ret;
+}
+
+/*
+ * A write to a present, read-only PTE of a shared VM_WRITE mapping: the
+ * core would make the PTE writable (wp_page_reuse()) on the VMA's word
+ * alone.  The fault path made it read-only because the page's EPCM
+ * permissions lack W or the VMA lacked VM_WRITE then; allow the write
+ * only when a write fault would get a writable PTE now.  The core checks
+ * afterwards that the PTE is still the one it asked about.
+ */
+static vm_fault_t isgx_vma_pfn_mkwrite(struct vm_fault *vmf)
+{
+	struct isgx_encl *encl = vmf->vma->vm_private_data;
+	struct isgx_encl_page *page;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	if (!encl)
+		return VM_FAULT_SIGBUS;
+	mutex_lock(&encl->lock);
+	page = isgx_encl_page_find(encl, vmf->address & PAGE_MASK);
+	if (page && isgx_encl_page_is_reg(page) &&
+	    (isgx_encl_page_vm_flags(page, vmf->vma, vmf->flags) & VM_WRITE))
+		ret = 0;
+	mutex_unlock(&encl->lock);
 	return ret;
 }
 
@@ -736,6 +782,7 @@ const struct vm_operations_struct isgx_vm_ops = {
 	.close = isgx_vma_close,
 	.mremap = isgx_vma_mremap,
 	.fault = isgx_vma_fault,
+	.pfn_mkwrite = isgx_vma_pfn_mkwrite,
 	.access = isgx_vma_access,
 	.mprotect = isgx_vma_mprotect,
 };

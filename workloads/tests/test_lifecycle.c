@@ -3,8 +3,8 @@
  * test_lifecycle.c - guest tests of the /dev/sgx ioctls against the README
  * contract ("The /dev/sgx ioctls and their errors"): the enclave life
  * cycle, the kernel's MRENCLAVE against libisgx's, every validation error,
- * fork, munmap and exit, ptrace of debug enclaves, emulated power loss and
- * 32-bit processes.
+ * the EPCM permissions of the mapping, fork, munmap and exit, ptrace of
+ * debug enclaves, emulated power loss and 32-bit processes.
  *
  * Expected contents and measurements come from libisgx (layout.c,
  * measure.c), written against the spec and checked on the host by
@@ -516,6 +516,66 @@ ISGX_TEST(add_page_invalid, 300)
 	sgx_expect_epc_all_free("after DESTROY", 2000);
 	sgx_test_finish(fd);
 #undef SI
+}
+
+/*
+ * The EPCM permissions bound every PTE, whatever path makes or changes it.
+ * A read leaves a read-only PTE on an R or RX page, and a later write
+ * would go through do_wp_page(); a page added without any permission
+ * would get a PROT_NONE PTE, which the next access rebuilds from the
+ * VMA's protection (do_numa_page()).  Both are SIGBUS, and the pages keep
+ * what was added.  mprotect() cannot widen them either (EACCES).
+ */
+ISGX_TEST(epcm_permissions_bound_ptes, 300)
+{
+	const struct isgx_layout *l = &std_layout;
+	static uint8_t none[PAGE], want[PAGE];
+	struct sgx_sigstruct ss;
+	struct isgx_enclave e;
+	uint64_t v;
+	int fd = sgx_test_start(NULL), sig;
+
+	/* std_layout plus page 6: REG with neither R, W nor X. */
+	sgx_build_uninit(&e, fd, l);
+	memset(none, 0x6e, sizeof(none));
+	ISGX_ASSERT(isgx_enclave_add(&e, 6 * PAGE, none, SGX_SECINFO_REG, 0) == 0, "%s",
+		    isgx_enclave_error(&e));
+	ISGX_ASSERT(!isgx_enclave_sign(&e, sgx_test_key(), &ss) && !isgx_enclave_init(&e, &ss, NULL),
+		    "%s", isgx_enclave_error(&e));
+
+	/* Pages 3 (R) and 4 (RX): read, then write. */
+	for (unsigned int i = 3; i <= 4; i++) {
+		uint64_t *p = isgx_enclave_ptr(&e, (uint64_t)i * PAGE);
+
+		expected_page(l, i, want);
+		sig = sgx_probe_read(p, &v);
+		ISGX_EXPECT(!sig && v == *(uint64_t *)want, "page %u: read %#" PRIx64 ", signal %d",
+			    i, v, sig);
+		for (int k = 0; k < 2; k++) {
+			sig = sgx_probe_write(p + k, 0xbadULL);
+			ISGX_EXPECT(sig == SIGBUS, "page %u: write %d after a read: signal %d (%s), want SIGBUS",
+				    i, k + 1, sig, sig ? strsignal(sig) : "none: written");
+		}
+		expect_page_contents(&e, l, i);
+		ISGX_EXPECT(mprotect(p, PAGE, PROT_READ | PROT_WRITE) < 0 && errno == EACCES,
+			    "mprotect(PROT_READ | PROT_WRITE) of page %u: %s, want EACCES", i,
+			    strerror(errno));
+	}
+
+	/* Page 6: every access, the first and the next, is SIGBUS. */
+	for (int k = 0; k < 2; k++) {
+		sig = sgx_probe_read(isgx_enclave_ptr(&e, 6 * PAGE), &v);
+		ISGX_EXPECT(sig == SIGBUS, "page without permissions: read %d: signal %d, value %#" PRIx64
+			    ", want SIGBUS", k + 1, sig, sig ? 0 : v);
+	}
+	sig = sgx_probe_write(isgx_enclave_ptr(&e, 6 * PAGE), 0xbadULL);
+	ISGX_EXPECT(sig == SIGBUS, "page without permissions: write: signal %d, want SIGBUS", sig);
+
+	/* The RW pages are still readable and writable. */
+	expect_write_read(&e, 2);
+	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	sgx_expect_epc_all_free("after DESTROY", 2000);
+	sgx_test_finish(fd);
 }
 
 /* Failures of a forked child, reported through its exit status. */

@@ -22,11 +22,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,11 +49,28 @@ static const char *params(void)
 	return buf;
 }
 
-/* An enclave of one TCS, one SSA page and @nr_data RW pages (offsets 2..). */
+/*
+ * An enclave of one TCS, one SSA page and @nr_data RW pages (offsets 2..);
+ * in a mixed one, data page i is R only when i % 16 is MIXED_R and has no
+ * permission at all when it is MIXED_NONE.
+ */
 struct rw_enclave {
 	struct isgx_enclave e;
 	unsigned int nr_data;
+	bool mixed;
 };
+
+#define MIXED_R		13
+#define MIXED_NONE	15
+
+static uint64_t data_secinfo(const struct rw_enclave *r, unsigned int i)
+{
+	if (r->mixed && i % 16 == MIXED_R)
+		return SGX_SECINFO_REG | SGX_SECINFO_R;
+	if (r->mixed && i % 16 == MIXED_NONE)
+		return SGX_SECINFO_REG;
+	return SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W;
+}
 
 static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
 {
@@ -59,7 +78,7 @@ static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
 }
 
 /* Create and add; no EINIT, so no thread can ever be inside it. */
-static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data)
+static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
 	static uint64_t page[WORDS] __attribute__((aligned(4096)));
 	struct sgx_secs secs;
@@ -71,6 +90,7 @@ static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data)
 		size <<= 1;
 	memset(r, 0, sizeof(*r));
 	r->nr_data = nr_data;
+	r->mixed = mixed;
 	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
 	ISGX_ASSERT(isgx_enclave_create(&r->e, fd, &secs) == 0, "%s", isgx_enclave_error(&r->e));
 
@@ -90,20 +110,24 @@ static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data)
 			page[w] = pattern(i, w, 0);
 		/* Measured: the kernel's MRENCLAVE must agree after eviction too. */
 		ISGX_ASSERT(isgx_enclave_add(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE, page,
-					     SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W,
-					     i % 8 ? SGX_ADD_SKIP_EEXTEND : 0) == 0,
+					     data_secinfo(r, i), i % 8 ? SGX_ADD_SKIP_EEXTEND : 0) == 0,
 			    "add %u: %s", i, isgx_enclave_error(&r->e));
 	}
 }
 
-static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+static void build_init(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
 	struct sgx_sigstruct ss;
 
-	build_rw_uninit(r, fd, nr_data);
+	build_rw_uninit(r, fd, nr_data, mixed);
 	ISGX_ASSERT(isgx_enclave_sign(&r->e, sgx_test_key(), &ss) == 0, "%s",
 		    isgx_enclave_error(&r->e));
 	ISGX_ASSERT(isgx_enclave_init(&r->e, &ss, NULL) == 0, "%s", isgx_enclave_error(&r->e));
+}
+
+static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+{
+	build_init(r, fd, nr_data, false);
 }
 
 static uint64_t *data_page(struct rw_enclave *r, unsigned int i)
@@ -489,7 +513,7 @@ ISGX_TEST(no_ipis_while_threads_sleep, 600)
 	ipis = debugfs_counter("nr_ipi_cpus");
 	evicted = debugfs_counter("nr_evicted");
 	/* Not initialised: no thread can be inside this one either. */
-	build_rw_uninit(&r, fd, EPC_PAGES);
+	build_rw_uninit(&r, fd, EPC_PAGES, false);
 	evicted = debugfs_counter("nr_evicted") - evicted;
 	ipis = debugfs_counter("nr_ipi_cpus") - ipis;
 	isgx_note("%ld pages evicted, %ld CPUs kicked", evicted, ipis);
@@ -976,6 +1000,205 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
 	}
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/*
+ * Pages that fault-around loads get the PTE a fault would give them: an R
+ * page a read-only one that a write cannot make writable, a page without
+ * permissions none at all (SIGBUS; a PROT_NONE PTE would be rebuilt from
+ * the VMA's protection by the next access).  Each page is probed in the
+ * sequential pass itself, right after the fault that loaded it around.
+ */
+ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
+{
+	unsigned int i, bad_rw = 0, bad_r = 0, bad_none = 0;
+	struct rw_enclave r;
+	long around;
+	uint64_t v;
+	int fd, sig;
+
+	if (!policy_is("default"))
+		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
+	fd = sgx_test_start(PARAMS);
+	build_init(&r, fd, 2 * EPC_PAGES, true);
+	around = debugfs_counter("nr_fault_around");
+	for (i = 0; i < r.nr_data; i++) {
+		uint64_t *p = data_page(&r, i);
+
+		sig = sgx_probe_read(p, &v);
+		if (i % 16 == MIXED_NONE) {
+			if (sig != SIGBUS && bad_none++ < 3)
+				isgx_note("page %u (no permission): read gave signal %d", i, sig);
+			continue;
+		}
+		if ((sig || v != pattern(i, 0, 0)) && bad_rw++ < 3)
+			isgx_note("page %u: read %#llx, signal %d", i, (unsigned long long)v, sig);
+		if (i % 16 != MIXED_R)
+			continue;
+		sig = sgx_probe_write(p, 0);
+		if (sig != SIGBUS && bad_r++ < 3)
+			isgx_note("page %u (R): write after a read gave signal %d", i, sig);
+	}
+	around = debugfs_counter("nr_fault_around") - around;
+	isgx_note("sequential pass over %u pages: %ld loaded around faults", r.nr_data, around);
+	ISGX_EXPECT(around > 0, "no page was loaded around a fault");
+	ISGX_EXPECT(!bad_rw, "%u readable pages did not read back", bad_rw);
+	ISGX_EXPECT(!bad_r, "%u writes to R pages were not SIGBUS", bad_r);
+	ISGX_EXPECT(!bad_none, "%u reads of pages without permissions were not SIGBUS", bad_none);
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
+/* The holder of ptrace_under_eviction: loop over data pages [@first, nr) until EOF on @stop. */
+static void holder_loop(struct rw_enclave *r, unsigned int first, int stop)
+{
+	unsigned long bad = 0;
+	uint64_t gen = 0;
+	char c;
+
+	fcntl(stop, F_SETFL, O_NONBLOCK);
+	while (read(stop, &c, 1) < 0 && errno == EAGAIN) {
+		gen++;
+		for (unsigned int i = first; i < r->nr_data; i++) {
+			uint64_t *p = data_page(r, i);
+
+			bad += p[1] != pattern(i, 1, 0);
+			p[0] = pattern(i, 0, gen);
+		}
+	}
+	_exit(bad ? 1 : 0);
+}
+
+/* Count a failed debugger access in *@bad; note the first few. */
+static void debugger_bad(unsigned long *bad, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if ((*bad)++ >= 5)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	isgx_note("%s", msg);
+}
+
+static void ptrace_stop(pid_t pid)
+{
+	int st;
+
+	ISGX_ASSERT(!ptrace(PTRACE_ATTACH, pid, 0, 0), "PTRACE_ATTACH: %s", strerror(errno));
+	ISGX_ASSERT(waitpid(pid, &st, 0) == pid && WIFSTOPPED(st), "the holder did not stop");
+}
+
+/*
+ * A debugger reads and writes a debug enclave through /proc/PID/mem and
+ * PTRACE_PEEKDATA/POKEDATA while the pager evicts it: an access to a page
+ * being evicted waits for its EWB, as a fault does, and an evicted page is
+ * loaded; every value read is the last one written and no access fails.
+ * The holder loops over its half of the enclave, as large as the EPC, so
+ * the pager evicts all the time; the debugger walks the other half in
+ * order (the page it reads next is the oldest, the one the pager takes
+ * next) and at random, with the holder running, then stopped.
+ */
+ISGX_TEST(ptrace_under_eviction, 900)
+{
+	static uint64_t shadow[EPC_PAGES][WORDS], got[WORDS];
+	const char *opt = isgx_option("seconds");
+	unsigned int seconds = opt ? atoi(opt) : 60, half = EPC_PAGES, i, w, k, seed = 1;
+	unsigned long reads = 0, writes = 0, peeks = 0, bad = 0;
+	int fd = sgx_test_start(PARAMS), up[2], down[2], mem, status;
+	uint64_t base, addr, val, gen = 0;
+	struct rw_enclave r;
+	char path[64];
+	double deadline;
+	ssize_t n;
+	long word;
+	pid_t pid;
+
+	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe");
+	fflush(stdout);
+	pid = fork();
+	ISGX_ASSERT(pid >= 0, "fork");
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		build_rw(&r, fd, 2 * half);
+		if (write(up[1], &r.e.base, sizeof(r.e.base)) != sizeof(r.e.base))
+			_exit(2);
+		holder_loop(&r, half, down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	ISGX_ASSERT(read(up[0], &base, sizeof(base)) == sizeof(base),
+		    "the holder could not build its enclave");
+	for (i = 0; i < half; i++)
+		for (w = 0; w < WORDS; w++)
+			shadow[i][w] = pattern(i, w, 0);
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	mem = open(path, O_RDWR);
+	ISGX_ASSERT(mem >= 0, "open %s: %s", path, strerror(errno));
+
+	deadline = now_s() + seconds;
+	while (now_s() < deadline) {
+		/* /proc/PID/mem, the holder running: a pass in order, as many at random. */
+		for (k = 0; k < 2 * half; k++) {
+			i = k < half ? k : (unsigned int)rand_r(&seed) % half;
+			addr = base + (uint64_t)(i + 2) * SGX_PAGE_SIZE;
+			n = pread(mem, got, SGX_PAGE_SIZE, addr);
+			if (n != SGX_PAGE_SIZE || memcmp(got, shadow[i], SGX_PAGE_SIZE))
+				debugger_bad(&bad, "pread of page %u: %zd (%s)", i, n,
+					     n < 0 ? strerror(errno) : "wrong bytes");
+			w = (unsigned int)rand_r(&seed) % WORDS;
+			val = pattern(i, w, ++gen);
+			n = pwrite(mem, &val, 8, addr + 8 * w);
+			if (n != 8)
+				debugger_bad(&bad, "pwrite to page %u word %u: %zd (%s)", i, w, n,
+					     n < 0 ? strerror(errno) : "short");
+			shadow[i][w] = val;
+			reads++;
+			writes++;
+		}
+		/* PEEKDATA/POKEDATA, the holder stopped: its pages go for these. */
+		ptrace_stop(pid);
+		for (k = 0; k < half; k++) {
+			i = (unsigned int)rand_r(&seed) % half;
+			w = (unsigned int)rand_r(&seed) % WORDS;
+			addr = base + (uint64_t)(i + 2) * SGX_PAGE_SIZE + 8 * w;
+			errno = 0;
+			word = ptrace(PTRACE_PEEKDATA, pid, (void *)(uintptr_t)addr, 0);
+			if (errno || (uint64_t)word != shadow[i][w])
+				debugger_bad(&bad, "PEEKDATA of page %u word %u: %#lx (%s), want %#llx",
+					     i, w, word, errno ? strerror(errno) : "wrong",
+					     (unsigned long long)shadow[i][w]);
+			val = pattern(i, w, ++gen);
+			if (ptrace(PTRACE_POKEDATA, pid, (void *)(uintptr_t)addr, (void *)(uintptr_t)val))
+				debugger_bad(&bad, "POKEDATA of page %u word %u: %s", i, w,
+					     strerror(errno));
+			shadow[i][w] = val;
+			peeks++;
+		}
+		ISGX_EXPECT(!ptrace(PTRACE_DETACH, pid, 0, 0), "PTRACE_DETACH: %s", strerror(errno));
+	}
+	/* Every page of the debugger's half, once more. */
+	for (i = 0; i < half; i++) {
+		n = pread(mem, got, SGX_PAGE_SIZE, base + (uint64_t)(i + 2) * SGX_PAGE_SIZE);
+		if (n != SGX_PAGE_SIZE || memcmp(got, shadow[i], SGX_PAGE_SIZE))
+			debugger_bad(&bad, "last pread of page %u: %zd", i, n);
+	}
+	close(mem);
+	close(down[1]);
+	isgx_note("%u s: %lu page reads, %lu word writes, %lu peek/pokes; %ld evictions, %ld loads",
+		  seconds, reads, writes, peeks, debugfs_counter("nr_evicted"),
+		  debugfs_counter("nr_loaded"));
+	ISGX_EXPECT(!bad, "%lu debugger accesses failed or read a wrong value", bad);
+	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the holder: status %#x", status);
+	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	sgx_expect_epc_all_free("after the holder exited", 2000);
 	sgx_test_finish(fd);
 }
 
