@@ -463,11 +463,47 @@ out_buf:
 	return ret;
 }
 
+/*
+ * Unmap the VMAs of @encl in its range, and nothing else: after a partial
+ * munmap, the hole may hold other mappings of the process (another
+ * enclave, anonymous or file memory), which DESTROY must not touch.  Each
+ * round finds the next VMA of the enclave under the read lock and unmaps
+ * it (vm_munmap() takes the write lock): a thread of the same process
+ * that remaps that very range in between loses its new mapping, which
+ * only it could have asked for.
+ */
+static int isgx_encl_unmap(struct mm_struct *mm, struct isgx_encl *encl)
+{
+	unsigned long addr = encl->base, end = encl->base + encl->size;
+	int ret = 0;
+
+	while (!ret && addr < end) {
+		unsigned long start = 0, stop = 0;
+		struct vm_area_struct *vma;
+
+		mmap_read_lock(mm);
+		for (vma = find_vma(mm, addr); vma && vma->vm_start < end;
+		     vma = find_vma(mm, vma->vm_end)) {
+			if (vma->vm_ops == &isgx_vm_ops && vma->vm_private_data == encl) {
+				start = max(vma->vm_start, addr);
+				stop = min(vma->vm_end, end);
+				break;
+			}
+		}
+		mmap_read_unlock(mm);
+		if (!stop)
+			break;
+		ret = vm_munmap(start, stop - start);
+		addr = stop;
+	}
+	return ret;
+}
+
 static long isgx_ioc_destroy(struct file *file, void __user *arg)
 {
 	struct sgx_destroy_param param;
 	struct isgx_encl *encl;
-	unsigned long base, size;
+	long ret;
 
 	if (copy_from_user(&param, arg, sizeof(param)))
 		return -EFAULT;
@@ -477,11 +513,10 @@ static long isgx_ioc_destroy(struct file *file, void __user *arg)
 	mutex_lock(&encl->lock);
 	encl->flags |= ISGX_ENCL_DEAD;
 	mutex_unlock(&encl->lock);
-	base = encl->base;
-	size = encl->size;
-	isgx_encl_put(encl);
 	/* Unmapping drops the VMAs' references; the last one frees the EPC. */
-	return vm_munmap(base, size);
+	ret = isgx_encl_unmap(current->mm, encl);
+	isgx_encl_put(encl);
+	return ret;
 }
 
 /**

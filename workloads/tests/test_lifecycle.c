@@ -654,6 +654,39 @@ ISGX_TEST(fork_child_cannot_use_enclave, 300)
 	sgx_test_finish(fd);
 }
 
+/*
+ * DESTROY unmaps the enclave's own mappings only: a mapping the process
+ * later placed in a hole it punched into the enclave's range survives,
+ * with its contents.
+ */
+ISGX_TEST(destroy_spares_mappings_in_a_hole, 300)
+{
+	const struct isgx_layout *l = &std_layout;
+	struct sgx_sigstruct ss;
+	struct isgx_enclave e;
+	int fd = sgx_test_start(NULL);
+	uint64_t *hole, v = 0;
+	int sig;
+
+	sgx_build(&e, fd, l, &ss);
+	hole = isgx_enclave_ptr(&e, 2 * PAGE);
+	ISGX_ASSERT(!munmap(hole, PAGE), "munmap of page 2: %s", strerror(errno));
+	ISGX_ASSERT(mmap(hole, PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == hole,
+		    "an anonymous page in the hole: %s", strerror(errno));
+	*hole = 0x5eed;
+	SGX_EXPECT_RET(sgx_destroy(fd, e.base), 0, "DESTROY of the holed enclave");
+	sig = sgx_probe_read(hole, &v);
+	ISGX_EXPECT(sig == 0 && v == 0x5eed,
+		    "the anonymous page in the hole after DESTROY: signal %d, value %#llx, want 0x5eed",
+		    sig, (unsigned long long)v);
+	ISGX_EXPECT(!sgx_mapped(isgx_enclave_ptr(&e, 0), PAGE), "page 0 still mapped after DESTROY");
+	sgx_expect_epc_all_free("after DESTROY", 2000);
+	munmap(hole, PAGE);
+	isgx_enclave_forget(&e);
+	sgx_test_finish(fd);
+}
+
 ISGX_TEST(munmap_and_exit_release_epc, 300)
 {
 	const struct isgx_layout *l = &std_layout;
