@@ -8,7 +8,12 @@
  *  einit_unmasked_pct	EINIT returns SGX_UNMASKED_EVENT at this rate
  *  power_loss		writing 1 wipes the EPCM and draws a new paging key,
  *			as across S3/S4
+ *  power_loss_at	arms a power loss at the next pass of the pager
+ *			through a point (isgx_emu_inject_point())
  *  (aex_tick_us lives in track.c, lc_allow in einit.c)
+ *
+ * power_loss_at is for tests, root only (0600), and acts once:
+ * it reads "none" again when done.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": emu: " fmt
 
@@ -16,6 +21,7 @@
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -214,18 +220,9 @@ void isgx_emu_set_power_loss_notify(void (*fn)(void))
 	WRITE_ONCE(isgx_emu_power_loss_notify, fn);
 }
 
-/**
- * isgx_emu_power_loss() - lose the EPC, as across S3 or S4
- *
- * Context: process context, may sleep.
- *
- * Every EPCM entry becomes invalid and every page reads as all-ones; the
- * paging key is drawn anew, so that nothing sealed before loads again; the
- * enclave-mm table is emptied.  Running leaves finish first.
- */
-void isgx_emu_power_loss(void)
+/* The EPC part of a power loss: EPCM wiped, new key, enclave-mm table emptied. */
+static void isgx_emu_power_loss_epc(void)
 {
-	void (*notify)(void);
 	unsigned long i;
 
 	percpu_down_write(&isgx_emu.power_sem);
@@ -240,10 +237,31 @@ void isgx_emu_power_loss(void)
 	percpu_up_write(&isgx_emu.power_sem);
 	isgx_emu_encl_drop_all();
 	pr_info("power loss: EPC contents lost\n");
-	/* Tell the driver, as a resume from S3 would. */
+}
+
+/* Tell the driver, as a resume from S3 would. */
+static void isgx_emu_power_loss_notify_driver(void)
+{
+	void (*notify)(void);
+
 	notify = READ_ONCE(isgx_emu_power_loss_notify);
 	if (notify)
 		notify();
+}
+
+/**
+ * isgx_emu_power_loss() - lose the EPC, as across S3 or S4
+ *
+ * Context: process context, may sleep.
+ *
+ * Every EPCM entry becomes invalid and every page reads as all-ones; the
+ * paging key is drawn anew, so that nothing sealed before loads again; the
+ * enclave-mm table is emptied.  Running leaves finish first.
+ */
+void isgx_emu_power_loss(void)
+{
+	isgx_emu_power_loss_epc();
+	isgx_emu_power_loss_notify_driver();
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_power_loss, ISGX);
 
@@ -259,6 +277,82 @@ u64 isgx_emu_power_gen(void)
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_power_gen, ISGX);
 
+/*
+ * power_loss_at: a power loss at the next pass of the pager through a
+ * point (enum isgx_emu_point).  The pager may hold enclave locks and an
+ * mmap_lock there, which the driver's notification takes: so the EPC is
+ * lost at the point itself, and the driver hears of it from a work item,
+ * as it would from a resume some time later.  The knob reads the armed
+ * point, "firing" until the driver was told, then "none".
+ */
+static const char * const isgx_emu_point_names[] = {
+	[ISGX_EMU_POINT_NONE] = "none",
+	[ISGX_EMU_POINT_BLOCKED] = "eblock",
+	[ISGX_EMU_POINT_WRITTEN] = "ewb",
+};
+
+#define ISGX_EMU_POINT_FIRING	ARRAY_SIZE(isgx_emu_point_names)
+
+static unsigned int isgx_emu_point_armed;
+
+static void isgx_emu_power_loss_work_fn(struct work_struct *work)
+{
+	isgx_emu_power_loss_notify_driver();
+	WRITE_ONCE(isgx_emu_point_armed, ISGX_EMU_POINT_NONE);
+}
+
+static DECLARE_WORK(isgx_emu_power_loss_work, isgx_emu_power_loss_work_fn);
+
+static int isgx_power_loss_at_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(isgx_emu_point_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	if (!isgx_emu.epcm)
+		return -ENODEV;	/* not loaded yet, or hw backend */
+	/* A loss on its way stays armed: its driver half has yet to run. */
+	if (READ_ONCE(isgx_emu_point_armed) == ISGX_EMU_POINT_FIRING)
+		return -EBUSY;
+	WRITE_ONCE(isgx_emu_point_armed, i);
+	return 0;
+}
+
+static int isgx_power_loss_at_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned int p = READ_ONCE(isgx_emu_point_armed);
+
+	return sysfs_emit(buf, "%s\n", p == ISGX_EMU_POINT_FIRING ? "firing" :
+			  isgx_emu_point_names[p]);
+}
+
+static const struct kernel_param_ops isgx_power_loss_at_ops = {
+	.set = isgx_power_loss_at_set,
+	.get = isgx_power_loss_at_get,
+};
+module_param_cb(power_loss_at, &isgx_power_loss_at_ops, NULL, 0600);
+MODULE_PARM_DESC(power_loss_at, "emu backend, tests: lose power at the next pager point: eblock (blocked, before ETRACK and EWB), ewb (after an EWB, before the EPC page is freed) or none");
+
+/**
+ * isgx_emu_inject_point() - the pager passes @point: lose power if armed
+ * @point:	where the pager is
+ *
+ * Context: process context, may sleep; outside any ENCLS leaf.  Enclave
+ * locks and an mmap_lock may be held: the driver is told later, from a
+ * work item.
+ */
+void isgx_emu_inject_point(enum isgx_emu_point point)
+{
+	if (likely(READ_ONCE(isgx_emu_point_armed) != point))
+		return;
+	if (cmpxchg(&isgx_emu_point_armed, point, ISGX_EMU_POINT_FIRING) != point)
+		return;
+	pr_info("power loss injected at %s\n", isgx_emu_point_names[point]);
+	isgx_emu_power_loss_epc();
+	schedule_work(&isgx_emu_power_loss_work);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_inject_point, ISGX);
+
 /**
  * isgx_emu_inject_exit() - reset the knobs at unload
  *
@@ -267,4 +361,6 @@ EXPORT_SYMBOL_NS_GPL(isgx_emu_power_gen, ISGX);
 void isgx_emu_inject_exit(void)
 {
 	WRITE_ONCE(isgx_emu.unmasked_pct, 0);
+	flush_work(&isgx_emu_power_loss_work);
+	WRITE_ONCE(isgx_emu_point_armed, ISGX_EMU_POINT_NONE);
 }
