@@ -1369,6 +1369,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 			v[i].has_backing = v[i].blocked &&
 					   !isgx_backing_get(encl, v[i].page, &v[i].backing);
 		isgx_clock_lap(&c, ISGX_RECLAIM_BACKING);
+		isgx_emu_inject_point(ISGX_EMU_POINT_BLOCKED);	/* tests: power_loss_at */
 
 		/*
 		 * ETRACK and EWB under encl->lock, given up every few EWBs so
@@ -1382,6 +1383,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 			i = isgx_victim_next(v, first, last);
 			v[i].blocked = false;
 			if (isgx_victim_write(&v[i], &c)) {
+				isgx_emu_inject_point(ISGX_EMU_POINT_WRITTEN);	/* tests */
 				isgx_proc_charge(encl->proc, -1);
 				encl->nr_resident--;
 				isgx_epc_release_evicted(v[i].epc);

@@ -67,6 +67,20 @@ void isgx_emu_encl_del_mm(void *secs, struct mm_struct *mm);
 void isgx_emu_mm_forget(struct mm_struct *mm);
 
 void isgx_emu_power_loss(void);
+
+/**
+ * enum isgx_emu_point - where the pager may lose power (power_loss_at)
+ * @ISGX_EMU_POINT_NONE:	nowhere
+ * @ISGX_EMU_POINT_BLOCKED:	a batch is blocked, before its ETRACK and EWBs
+ * @ISGX_EMU_POINT_WRITTEN:	a page is written (EWB), before its EPC page is freed
+ */
+enum isgx_emu_point {
+	ISGX_EMU_POINT_NONE,
+	ISGX_EMU_POINT_BLOCKED,
+	ISGX_EMU_POINT_WRITTEN,
+};
+
+void isgx_emu_inject_point(enum isgx_emu_point point);
 void isgx_emu_set_power_loss_notify(void (*fn)(void));
 u64 isgx_emu_power_gen(void);
 

@@ -8,14 +8,26 @@
  *  einit_unmasked_pct	EINIT returns SGX_UNMASKED_EVENT at this rate
  *  power_loss		writing 1 wipes the EPCM and draws a new paging key,
  *			as across S3/S4
+ *  power_loss_at	arms a power loss at the next pass of the pager
+ *			through a point (isgx_emu_inject_point())
+ *  tamper		one ELDU of a chosen page sees one bit of its sealed
+ *			contents, PCMD or version flipped, or an older
+ *			sealed copy of the page (replay)
  *  (aex_tick_us lives in track.c, lc_allow in einit.c)
+ *
+ * power_loss_at and tamper are for tests, root only (0600), and act once:
+ * they read "none" again when done.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": emu: " fmt
 
+#include <linux/highmem.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
@@ -214,18 +226,9 @@ void isgx_emu_set_power_loss_notify(void (*fn)(void))
 	WRITE_ONCE(isgx_emu_power_loss_notify, fn);
 }
 
-/**
- * isgx_emu_power_loss() - lose the EPC, as across S3 or S4
- *
- * Context: process context, may sleep.
- *
- * Every EPCM entry becomes invalid and every page reads as all-ones; the
- * paging key is drawn anew, so that nothing sealed before loads again; the
- * enclave-mm table is emptied.  Running leaves finish first.
- */
-void isgx_emu_power_loss(void)
+/* The EPC part of a power loss: EPCM wiped, new key, enclave-mm table emptied. */
+static void isgx_emu_power_loss_epc(void)
 {
-	void (*notify)(void);
 	unsigned long i;
 
 	percpu_down_write(&isgx_emu.power_sem);
@@ -240,10 +243,31 @@ void isgx_emu_power_loss(void)
 	percpu_up_write(&isgx_emu.power_sem);
 	isgx_emu_encl_drop_all();
 	pr_info("power loss: EPC contents lost\n");
-	/* Tell the driver, as a resume from S3 would. */
+}
+
+/* Tell the driver, as a resume from S3 would. */
+static void isgx_emu_power_loss_notify_driver(void)
+{
+	void (*notify)(void);
+
 	notify = READ_ONCE(isgx_emu_power_loss_notify);
 	if (notify)
 		notify();
+}
+
+/**
+ * isgx_emu_power_loss() - lose the EPC, as across S3 or S4
+ *
+ * Context: process context, may sleep.
+ *
+ * Every EPCM entry becomes invalid and every page reads as all-ones; the
+ * paging key is drawn anew, so that nothing sealed before loads again; the
+ * enclave-mm table is emptied.  Running leaves finish first.
+ */
+void isgx_emu_power_loss(void)
+{
+	isgx_emu_power_loss_epc();
+	isgx_emu_power_loss_notify_driver();
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_power_loss, ISGX);
 
@@ -259,6 +283,297 @@ u64 isgx_emu_power_gen(void)
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_power_gen, ISGX);
 
+/*
+ * power_loss_at: a power loss at the next pass of the pager through a
+ * point (enum isgx_emu_point).  The pager may hold enclave locks and an
+ * mmap_lock there, which the driver's notification takes: so the EPC is
+ * lost at the point itself, and the driver hears of it from a work item,
+ * as it would from a resume some time later.  The knob reads the armed
+ * point, "firing" until the driver was told, then "none".
+ */
+static const char * const isgx_emu_point_names[] = {
+	[ISGX_EMU_POINT_NONE] = "none",
+	[ISGX_EMU_POINT_BLOCKED] = "eblock",
+	[ISGX_EMU_POINT_WRITTEN] = "ewb",
+};
+
+#define ISGX_EMU_POINT_FIRING	ARRAY_SIZE(isgx_emu_point_names)
+
+static unsigned int isgx_emu_point_armed;
+
+static void isgx_emu_power_loss_work_fn(struct work_struct *work)
+{
+	isgx_emu_power_loss_notify_driver();
+	WRITE_ONCE(isgx_emu_point_armed, ISGX_EMU_POINT_NONE);
+}
+
+static DECLARE_WORK(isgx_emu_power_loss_work, isgx_emu_power_loss_work_fn);
+
+static int isgx_power_loss_at_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(isgx_emu_point_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	if (!isgx_emu.epcm)
+		return -ENODEV;	/* not loaded yet, or hw backend */
+	/* A loss on its way stays armed: its driver half has yet to run. */
+	if (READ_ONCE(isgx_emu_point_armed) == ISGX_EMU_POINT_FIRING)
+		return -EBUSY;
+	WRITE_ONCE(isgx_emu_point_armed, i);
+	return 0;
+}
+
+static int isgx_power_loss_at_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned int p = READ_ONCE(isgx_emu_point_armed);
+
+	return sysfs_emit(buf, "%s\n", p == ISGX_EMU_POINT_FIRING ? "firing" :
+			  isgx_emu_point_names[p]);
+}
+
+static const struct kernel_param_ops isgx_power_loss_at_ops = {
+	.set = isgx_power_loss_at_set,
+	.get = isgx_power_loss_at_get,
+};
+module_param_cb(power_loss_at, &isgx_power_loss_at_ops, NULL, 0600);
+MODULE_PARM_DESC(power_loss_at, "emu backend, tests: lose power at the next pager point: eblock (blocked, before ETRACK and EWB), ewb (after an EWB, before the EPC page is freed) or none");
+
+/**
+ * isgx_emu_inject_point() - the pager passes @point: lose power if armed
+ * @point:	where the pager is
+ *
+ * Context: process context, may sleep; outside any ENCLS leaf.  Enclave
+ * locks and an mmap_lock may be held: the driver is told later, from a
+ * work item.
+ */
+void isgx_emu_inject_point(enum isgx_emu_point point)
+{
+	if (likely(READ_ONCE(isgx_emu_point_armed) != point))
+		return;
+	if (cmpxchg(&isgx_emu_point_armed, point, ISGX_EMU_POINT_FIRING) != point)
+		return;
+	pr_info("power loss injected at %s\n", isgx_emu_point_names[point]);
+	isgx_emu_power_loss_epc();
+	schedule_work(&isgx_emu_power_loss_work);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_inject_point, ISGX);
+
+/*
+ * tamper: what the next ELDU of a chosen REG/TCS page sees.  Written as
+ * WHAT[:LINADDR[:PID]]: LINADDR selects the page (0 or absent: any), PID
+ * the process whose fault loads it (0 or absent: any).  WHAT is
+ *
+ *  contents	one bit of the sealed page flipped
+ *  pcmd	one bit of the PCMD flipped (SECINFO, reserved bytes or MAC;
+ *		never ENCLAVEID, which the MAC does not cover)
+ *  va		one bit of the version in the VA slot flipped
+ *  replay	the next such ELDU records the sealed copy it loads, and the
+ *		first one after it with another version (the page was evicted
+ *		again) is given the recorded copy instead
+ *
+ * Only what the ELDU reads is changed, not the backing or the VA slot:
+ * the driver's copy stays good and a later ELDU of the page succeeds, so
+ * a test sees both the refusal and that nothing else was harmed.
+ */
+enum isgx_emu_tamper {
+	ISGX_TAMPER_NONE,
+	ISGX_TAMPER_CONTENTS,
+	ISGX_TAMPER_PCMD,
+	ISGX_TAMPER_VA,
+	ISGX_TAMPER_REPLAY,
+};
+
+static const char * const isgx_emu_tamper_names[] = {
+	[ISGX_TAMPER_NONE] = "none",
+	[ISGX_TAMPER_CONTENTS] = "contents",
+	[ISGX_TAMPER_PCMD] = "pcmd",
+	[ISGX_TAMPER_VA] = "va",
+	[ISGX_TAMPER_REPLAY] = "replay",
+};
+
+/**
+ * struct isgx_emu_tamper_state - the armed tamper
+ * @what:	enum isgx_emu_tamper; read without the lock as a hint
+ * @linaddr:	page selected, 0 for any
+ * @tgid:	process selected, 0 for any
+ * @saved:	replay: the recorded sealed contents, or NULL
+ * @pcmd:	replay: the recorded PCMD
+ * @version:	replay: the version the recorded copy was sealed with
+ * @eid:	replay: EID of the enclave it belongs to
+ */
+struct isgx_emu_tamper_state {
+	unsigned int what;
+	u64 linaddr;
+	pid_t tgid;
+	struct page *saved;
+	struct isgx_pcmd pcmd;
+	u64 version;
+	u64 eid;
+};
+
+static DEFINE_MUTEX(isgx_emu_tamper_lock);
+static struct isgx_emu_tamper_state isgx_emu_tamper;	/* isgx_emu_tamper_lock */
+
+/* Disarm; a recorded copy is freed.  isgx_emu_tamper_lock held. */
+static void isgx_emu_tamper_clear(void)
+{
+	if (isgx_emu_tamper.saved)
+		__free_page(isgx_emu_tamper.saved);
+	memset(&isgx_emu_tamper, 0, sizeof(isgx_emu_tamper));
+}
+
+static int isgx_tamper_set(const char *val, const struct kernel_param *kp)
+{
+	char buf[64], *s = buf, *what;
+	unsigned long long linaddr = 0;
+	unsigned int pid = 0;
+	int i, ret = 0;
+
+	if (strscpy(buf, val, sizeof(buf)) < 0)
+		return -EINVAL;
+	what = strsep(&s, ":");
+	i = sysfs_match_string(isgx_emu_tamper_names, strim(what));
+	if (i < 0)
+		return -EINVAL;
+	if (s)
+		ret = kstrtoull(strsep(&s, ":"), 0, &linaddr);
+	if (!ret && s)
+		ret = kstrtouint(strim(s), 0, &pid);
+	if (ret || (linaddr & ~PAGE_MASK) || pid > PID_MAX_LIMIT)
+		return -EINVAL;
+	if (!isgx_emu.epcm)
+		return -ENODEV;	/* not loaded yet, or hw backend */
+	mutex_lock(&isgx_emu_tamper_lock);
+	isgx_emu_tamper_clear();
+	isgx_emu_tamper.linaddr = linaddr;
+	isgx_emu_tamper.tgid = pid;
+	WRITE_ONCE(isgx_emu_tamper.what, i);
+	mutex_unlock(&isgx_emu_tamper_lock);
+	return 0;
+}
+
+static int isgx_tamper_get(char *buf, const struct kernel_param *kp)
+{
+	int n;
+
+	mutex_lock(&isgx_emu_tamper_lock);
+	if (isgx_emu_tamper.what == ISGX_TAMPER_NONE)
+		n = sysfs_emit(buf, "none\n");
+	else
+		n = sysfs_emit(buf, "%s:%#llx:%d%s\n",
+			       isgx_emu_tamper_names[isgx_emu_tamper.what],
+			       isgx_emu_tamper.linaddr, isgx_emu_tamper.tgid,
+			       isgx_emu_tamper.saved ? " recorded" : "");
+	mutex_unlock(&isgx_emu_tamper_lock);
+	return n;
+}
+
+static const struct kernel_param_ops isgx_tamper_ops = {
+	.set = isgx_tamper_set,
+	.get = isgx_tamper_get,
+};
+module_param_cb(tamper, &isgx_tamper_ops, NULL, 0600);
+MODULE_PARM_DESC(tamper, "emu backend, tests: WHAT[:LINADDR[:PID]], WHAT = contents, pcmd, va (one bit flipped), replay (an older sealed copy) or none: what the next ELDU of that page sees");
+
+/* A copy of @in with one random bit flipped, or NULL without memory. */
+static struct page *isgx_emu_tamper_copy(struct page *in, const void *src)
+{
+	struct page *p = alloc_page(GFP_KERNEL);
+	u32 bit = get_random_u32() % (PAGE_SIZE * 8);
+	u8 *dst;
+
+	if (!p)
+		return NULL;
+	dst = page_address(p);
+	memcpy(dst, src ? src : page_address(in), PAGE_SIZE);
+	if (!src)
+		dst[bit / 8] ^= BIT(bit % 8);
+	return p;
+}
+
+/* Flip a bit of @pcmd that the MAC covers: anywhere but ENCLAVEID. */
+static void isgx_emu_tamper_pcmd(struct isgx_pcmd *pcmd)
+{
+	u32 bit = get_random_u32() % ((sizeof(*pcmd) - sizeof(pcmd->enclave_id)) * 8);
+	unsigned int byte = bit / 8;
+
+	if (byte >= offsetof(struct isgx_pcmd, enclave_id))
+		byte += sizeof(pcmd->enclave_id);
+	((u8 *)pcmd)[byte] ^= BIT(bit % 8);
+}
+
+/**
+ * isgx_emu_inject_eld() - what an ELDU sees, when tamper is armed
+ * @pt:		page type from the PCMD
+ * @linaddr:	PAGEINFO.LINADDR
+ * @eid:	EID of the parent SECS (children)
+ * @in:		the sealed contents
+ * @pcmd:	the ELDU's copy of the PCMD; may be changed
+ * @version:	the ELDU's copy of the VA slot; may be changed
+ *
+ * Context: inside ELDU/ELDB (power_sem and busy bits held), may sleep.
+ * Return: the page to open: @in, or a page of the caller's to free with
+ * __free_page() afterwards.
+ */
+struct page *isgx_emu_inject_eld(unsigned int pt, u64 linaddr, u64 eid, struct page *in,
+				 struct isgx_pcmd *pcmd, u64 *version)
+{
+	struct isgx_emu_tamper_state *t = &isgx_emu_tamper;
+	struct page *ret = in;
+	bool done = true;
+
+	if (likely(READ_ONCE(t->what) == ISGX_TAMPER_NONE) || !isgx_emu_pt_is_child(pt))
+		return in;
+	mutex_lock(&isgx_emu_tamper_lock);
+	if (t->what == ISGX_TAMPER_NONE || (t->linaddr && t->linaddr != linaddr) ||
+	    (t->tgid && t->tgid != task_tgid_nr(current))) {
+		mutex_unlock(&isgx_emu_tamper_lock);
+		return in;
+	}
+	switch (t->what) {
+	case ISGX_TAMPER_CONTENTS:
+		ret = isgx_emu_tamper_copy(in, NULL);
+		done = ret;
+		if (!ret)
+			ret = in;
+		break;
+	case ISGX_TAMPER_PCMD:
+		isgx_emu_tamper_pcmd(pcmd);
+		break;
+	case ISGX_TAMPER_VA:
+		*version ^= BIT_ULL(get_random_u32() % 64);
+		break;
+	case ISGX_TAMPER_REPLAY:
+		if (!t->saved) {
+			/* This is the copy of one eviction: keep it, load it. */
+			t->saved = isgx_emu_tamper_copy(in, page_address(in));
+			t->pcmd = *pcmd;
+			t->version = *version;
+			t->eid = eid;
+			t->linaddr = linaddr;
+			done = false;
+		} else if (t->eid == eid && t->version != *version) {
+			/* A later eviction's ELDU: the older copy instead. */
+			ret = isgx_emu_tamper_copy(in, page_address(t->saved));
+			done = ret;
+			if (!ret)
+				ret = in;
+			else
+				*pcmd = t->pcmd;
+		} else {
+			done = false;
+		}
+		break;
+	}
+	if (done) {
+		pr_info("tamper: ELDU of %#llx sees %s\n", linaddr, isgx_emu_tamper_names[t->what]);
+		isgx_emu_tamper_clear();
+	}
+	mutex_unlock(&isgx_emu_tamper_lock);
+	return ret;
+}
+
 /**
  * isgx_emu_inject_exit() - reset the knobs at unload
  *
@@ -267,4 +582,9 @@ EXPORT_SYMBOL_NS_GPL(isgx_emu_power_gen, ISGX);
 void isgx_emu_inject_exit(void)
 {
 	WRITE_ONCE(isgx_emu.unmasked_pct, 0);
+	flush_work(&isgx_emu_power_loss_work);
+	WRITE_ONCE(isgx_emu_point_armed, ISGX_EMU_POINT_NONE);
+	mutex_lock(&isgx_emu_tamper_lock);
+	isgx_emu_tamper_clear();
+	mutex_unlock(&isgx_emu_tamper_lock);
 }

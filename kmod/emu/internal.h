@@ -216,6 +216,8 @@ void isgx_emu_lc_init(void);
 
 /* inject.c */
 bool isgx_emu_inject_unmasked(void);
+struct page *isgx_emu_inject_eld(unsigned int pt, u64 linaddr, u64 eid, struct page *in,
+				 struct isgx_pcmd *pcmd, u64 *version);
 void isgx_emu_inject_exit(void);
 
 #endif /* _ISGX_EMU_INTERNAL_H */

@@ -459,7 +459,7 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 	struct isgx_pageinfo pi;
 	struct isgx_pcmd pcmd;
 	struct isgx_crypt *c;
-	struct page *in;
+	struct page *in, *src;
 	long idx, vidx, sidx = -1;
 	unsigned int pt;
 	u64 ver;
@@ -509,10 +509,6 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 		goto out_unlock;
 	}
 
-	c->hdr.secinfo_flags = pcmd.secinfo.flags;
-	memcpy(c->hdr.secinfo_reserved, pcmd.secinfo.reserved,
-	       sizeof(c->hdr.secinfo_reserved));
-	memcpy(c->hdr.reserved, pcmd.reserved, sizeof(pcmd.reserved));
 	c->hdr.linaddr = pi.addr;
 	if (isgx_emu_pt_is_child(pt)) {
 		if (!isgx_emu_aligned((void *)pi.secs, PAGE_SIZE)) {
@@ -540,14 +536,22 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 	}
 
 	ver = *(u64 *)va_slot;
+	/* Fault injection (tests): what this ELDU reads may be changed. */
+	src = isgx_emu_inject_eld(pt, pi.addr, c->hdr.eid, in, &pcmd, &ver);
+	c->hdr.secinfo_flags = pcmd.secinfo.flags;
+	memcpy(c->hdr.secinfo_reserved, pcmd.secinfo.reserved,
+	       sizeof(c->hdr.secinfo_reserved));
+	memcpy(c->hdr.reserved, pcmd.reserved, sizeof(pcmd.reserved));
 	memcpy(c->tag, pcmd.mac, ISGX_MAC_SIZE);
 	/*
 	 * Decrypt straight into the target: it is free and its busy bit is
 	 * ours, so nobody can observe the plaintext before the tag is checked,
 	 * and on a mismatch it goes back to reading as all-ones.
 	 */
-	ret = ver ? isgx_crypt_page(c, false, ver, in, virt_to_page(epc)) :
+	ret = ver ? isgx_crypt_page(c, false, ver, src, virt_to_page(epc)) :
 		    -EBADMSG;
+	if (src != in)
+		__free_page(src);
 	if (ret) {
 		WARN_ONCE(ret != -EBADMSG, "gcm(aes) decrypt failed: %d\n", ret);
 		isgx_emu_page_abort(idx);
