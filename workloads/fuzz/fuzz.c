@@ -131,6 +131,8 @@ struct shared {
 	uint64_t bases[SHARED_BASES];		/* for "another process's enclave" */
 	int cur_op[MAX_PROCS];
 	uint64_t cur_opno[MAX_PROCS];
+	uint64_t cur_addr[MAX_PROCS];		/* the address a probe is at */
+	pid_t pid[MAX_PROCS];
 	int done[MAX_PROCS];
 	volatile int stop;
 };
@@ -147,6 +149,19 @@ static unsigned int opt_epc = 256;
 static const char *opt_ko, *opt_key, *opt_params = "";
 static bool opt_trace, opt_unpriv = true;
 static bool skip[NR_OPS];
+
+/*
+ * Narrower than an operation: paths that hit a known kernel bug, so that a
+ * run can leave just them out (--skip=NAME, README "The fuzzer").
+ */
+enum quirk { Q_DESTROY_HOLED, Q_MPROTECT_EARLY, NR_QUIRKS };
+static const char *const quirk_names[NR_QUIRKS] = {
+	/* DESTROY of an enclave that was partly unmapped or moved. */
+	[Q_DESTROY_HOLED] = "destroy-holed",
+	/* mprotect of an enclave before INIT (pages may be added after it). */
+	[Q_MPROTECT_EARLY] = "mprotect-early",
+};
+static bool skip_quirk[NR_QUIRKS];
 
 /* ---- per worker --------------------------------------------------------- */
 
@@ -195,6 +210,8 @@ static struct sgx_secs rdonly_secs __attribute__((aligned(PAGE)));
 static int64_t do_create(struct sgx_secs *secs, uint64_t *base, const char *what);
 static void op_add(void);
 static void op_init(void);
+struct encl;
+static void destroy_slot(struct encl *e, const char *what);
 
 static void die(const char *fmt, ...)
 {
@@ -288,6 +305,11 @@ static const char *res_name(int b, char *buf)
 	if (b == RES_SGX_OTHER)
 		return "other SGX code";
 	return b == RES_SIGSEGV ? "SIGSEGV" : "SIGBUS";
+}
+
+static int sig_bucket(int sig)
+{
+	return sig == SIGSEGV ? RES_SIGSEGV : sig == SIGBUS ? RES_SIGBUS : 0;
 }
 
 static void count_res(enum op op, int bucket)
@@ -395,6 +417,7 @@ static int probe(volatile uint64_t *p, bool write, uint64_t *val)
 {
 	int sig;
 
+	sh->cur_addr[widx] = (uintptr_t)p;
 	sig = sigsetjmp(probe_env, 1);
 	if (!sig) {
 		in_probe = 1;
@@ -534,6 +557,8 @@ static void op_create(void)
 	r = do_create(&secs, &base, valid ? "valid" : "mutated SECS");
 	if (r)
 		return;
+	if (opt_trace)
+		say("  w%d #%" PRIu64 " created %#" PRIx64 "+%#" PRIx64, widx, opno, base, secs.size);
 	*e = (struct encl){ .used = true, .base = base, .size = secs.size, .layout = li,
 			    .clean = valid, .intact = true, .whole = true };
 	if (!valid) {
@@ -750,8 +775,49 @@ static void op_destroy(void)
 	}
 	if (!e)
 		return;
-	do_destroy(e->base, "valid");
+	destroy_slot(e, "valid");
+}
+
+/*
+ * DESTROY of our enclave @e.  DESTROY unmaps [base, base + SIZE): when
+ * part of it was unmapped or moved before, the kernel may have put
+ * another of our enclaves there, which must survive.  With
+ * --skip=destroy-holed such an enclave is left for exit instead.
+ */
+static void destroy_slot(struct encl *e, const char *what)
+{
+	struct encl victims[MAX_ENCL];
+	int nv = 0;
+
+	if (!e->whole && skip_quirk[Q_DESTROY_HOLED]) {
+		e->used = false;
+		return;
+	}
+	for (int i = 0; !e->whole && i < MAX_ENCL; i++) {
+		struct encl *o = &encls[i];
+
+		if (o != e && o->used && o->whole && o->base >= e->base &&
+		    o->base < e->base + e->size)
+			victims[nv++] = *o;
+	}
+	do_destroy(e->base, what);
 	e->used = false;
+	for (int i = 0; i < nv; i++) {
+		unsigned char vec;
+
+		if (mincore((void *)(uintptr_t)victims[i].base, PAGE, &vec) && errno == ENOMEM)
+			unexpected(OP_DESTROY, "DESTROY of the enclave at %#" PRIx64 " (%#" PRIx64
+				   " bytes, partly unmapped or moved before) unmapped our enclave at %#"
+				   PRIx64 ", which the kernel had placed in that range",
+				   e->base, e->size, victims[i].base);
+	}
+	/* Whatever was in the range is gone for us too. */
+	for (int i = 0; !e->whole && i < MAX_ENCL; i++) {
+		struct encl *o = &encls[i];
+
+		if (o->used && o->base >= e->base && o->base < e->base + e->size)
+			o->intact = o->whole = false;
+	}
 }
 
 /* ---- BUILD: a whole valid enclave in one go ----------------------------- */
@@ -762,8 +828,7 @@ static void op_build(void)
 
 	if (!e) {
 		e = pick(NULL);
-		do_destroy(e->base, "valid, to make room");
-		e->used = false;
+		destroy_slot(e, "valid, to make room");
 	}
 	op_create();
 	for (int i = 0; i < MAX_ENCL; i++) {
@@ -923,7 +988,7 @@ static void op_touch(void)
 			want = isgx_layout_word(pg * PAGE);
 			sig = probe(p, false, &v);
 		}
-		count_res(OP_TOUCH, sig == SIGSEGV ? RES_SIGSEGV : sig == SIGBUS ? RES_SIGBUS : 0);
+		count_res(OP_TOUCH, sig_bucket(sig));
 		if (!checked)
 			continue;
 		if (sig)
@@ -953,6 +1018,8 @@ static void pick_range(const struct encl *e, uint64_t *start, uint64_t *len)
 
 static void count_sys(enum op op, int ret)
 {
+	if (opt_trace)
+		say("  w%d #%" PRIu64 " %s -> %s", widx, opno, ops[op].name, ret ? strerror(errno) : "success");
 	count_res(op, ret ? (errno < NR_ERRNO ? errno : NR_ERRNO - 1) : 0);
 }
 
@@ -964,8 +1031,16 @@ static void op_munmap(void)
 	if (!e)
 		return;
 	pick_range(e, &a, &len);
+	if (opt_trace)
+		say("  w%d #%" PRIu64 " munmap %#" PRIx64 "+%#" PRIx64 " of the enclave at %#" PRIx64,
+		    widx, opno, a, len, e->base);
 	count_sys(OP_MUNMAP, munmap((void *)(uintptr_t)a, len));
 	e->intact = e->whole = false;
+}
+
+static bool is_whole_init(const struct encl *e)
+{
+	return e->whole && e->init;
 }
 
 static void op_mprotect(void)
@@ -974,13 +1049,15 @@ static void op_mprotect(void)
 		PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE, PROT_READ | PROT_EXEC,
 		PROT_READ | PROT_WRITE | PROT_EXEC, PROT_WRITE, PROT_EXEC,
 	};
-	struct encl *e = pick(is_whole);
+	struct encl *e = pick(skip_quirk[Q_MPROTECT_EARLY] ? is_whole_init : is_whole);
 	uint64_t a, len;
 	int r;
 
 	if (!e)
 		return;
 	pick_range(e, &a, &len);
+	if (opt_trace)
+		say("  w%d #%" PRIu64 " mprotect %#" PRIx64 "+%#" PRIx64, widx, opno, a, len);
 	r = mprotect((void *)(uintptr_t)a, len, prots[below(sizeof(prots) / sizeof(prots[0]))]);
 	count_sys(OP_MPROTECT, r);
 	/* Even a refused mprotect may have changed the VMAs before the refusal. */
@@ -1011,10 +1088,35 @@ static void op_mremap(void)
 	/* Growing in place could run into our own mappings: shrink or keep. */
 	if (!(flags & MREMAP_MAYMOVE) && nlen > len)
 		nlen = len / 2 >= PAGE ? len / 2 : len;
+	if (opt_trace)
+		say("  w%d #%" PRIu64 " mremap %#" PRIx64 "+%#" PRIx64 " -> %#" PRIx64 " flags %#x target %#" PRIx64,
+		    widx, opno, a, len, nlen, flags, target);
 	r = mremap((void *)(uintptr_t)a, len, nlen, flags, (void *)(uintptr_t)target);
 	count_sys(OP_MREMAP, r == MAP_FAILED);
-	if (r != MAP_FAILED)
-		e->intact = e->whole = false;
+	/*
+	 * Even a failed mremap may have unmapped part of the old range (a
+	 * shrinking move unmaps the tail before it tries the move).
+	 */
+	e->intact = e->whole = false;
+	if (r == MAP_FAILED)
+		return;
+	if (flags & MREMAP_FIXED) {
+		/*
+		 * Touch the moved part, then put the scratch range back over it
+		 * (an munmap of that part): a moved part left there would leave
+		 * a hole in scratch when the enclave goes, where the kernel may
+		 * place a new enclave that a later MREMAP_FIXED would then hit.
+		 */
+		for (unsigned int i = 0; i < 4; i++) {
+			uint64_t v;
+
+			count_res(OP_MREMAP, sig_bucket(probe((uint64_t *)((uint8_t *)r +
+							      below(nlen / PAGE) * PAGE), false, &v)));
+		}
+		if (mmap(r, nlen, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			 -1, 0) == MAP_FAILED)
+			die("worker %d: restoring the scratch range: %s", widx, strerror(errno));
+	}
 }
 
 static void op_madvise(void)
@@ -1033,6 +1135,8 @@ static void op_madvise(void)
 	if (!e)
 		return;
 	pick_range(e, &a, &len);
+	if (opt_trace)
+		say("  w%d #%" PRIu64 " madvise %#" PRIx64 "+%#" PRIx64 " %d", widx, opno, a, len, adv);
 	r = madvise((void *)(uintptr_t)a, len, adv);
 	count_sys(OP_MADVISE, r);
 	/* DOFORK on the enclave's VM_IO mapping must be refused. */
@@ -1082,7 +1186,7 @@ static void op_fork(void)
 				continue;
 			sig = probe((uint64_t *)(uintptr_t)(e->base + below(e->size / PAGE) * PAGE),
 				    false, &v);
-			count_res(OP_FORK, sig == SIGSEGV ? RES_SIGSEGV : sig == SIGBUS ? RES_SIGBUS : 0);
+			count_res(OP_FORK, sig_bucket(sig));
 			if (!sig && e->whole)
 				unexpected(OP_FORK, "a fork child read the parent's enclave at %#" PRIx64,
 					   e->base);
@@ -1139,8 +1243,7 @@ static void op_thread(void)
 	usleep(below(3000));
 	if (one_in(4) && e->whole)
 		count_sys(OP_THREAD, munmap((void *)(uintptr_t)e->base, e->size));
-	do_destroy(e->base, "while another thread touches it");
-	e->used = false;
+	destroy_slot(e, "while another thread touches it");
 	usleep(below(2000));
 	t.stop = 1;
 	pthread_join(th, NULL);
@@ -1257,7 +1360,7 @@ static void worker(int idx, uint64_t nr_ops, double deadline)
 	/* Tear down: DESTROY what is left, or let exit free it. */
 	for (int i = 0; i < MAX_ENCL; i++)
 		if (encls[i].used && one_in(2))
-			do_destroy(encls[i].base, "valid, at the end");
+			destroy_slot(&encls[i], "valid, at the end");
 	sh->done[idx] = 1;
 	exit(0);
 }
@@ -1278,6 +1381,40 @@ static long dbg_read(const char *name)
 		v = -1;
 	fclose(f);
 	return v;
+}
+
+static void cat(const char *path)
+{
+	char buf[4096];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	fclose(f);
+}
+
+/* What a stuck worker is doing: its last probe, state and kernel stacks. */
+static void dump_worker(unsigned int i, pid_t pid)
+{
+	char path[128];
+
+	printf("worker %u (pid %d): last probe at %#" PRIx64 ", faults %ld, retries %ld\n", i,
+	       (int)pid, sh->cur_addr[i], dbg_read("nr_faults"), dbg_read("nr_fault_retries"));
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	cat(path);
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	printf("kernel stack:\n");
+	cat(path);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	printf("maps:\n");
+	cat(path);
+	sleep(2);
+	printf("faults %ld, retries %ld two seconds later\n", dbg_read("nr_faults"),
+	       dbg_read("nr_fault_retries"));
+	fflush(stdout);
 }
 
 static void sign_layouts(void)
@@ -1309,6 +1446,13 @@ static void parse_skip(const char *list)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int i;
 
+		for (i = 0; i < NR_QUIRKS; i++)
+			if (!strcmp(tok, quirk_names[i]))
+				break;
+		if (i < NR_QUIRKS) {
+			skip_quirk[i] = true;
+			continue;
+		}
 		for (i = 0; i < NR_OPS; i++)
 			if (!strcmp(tok, ops[i].name))
 				break;
@@ -1335,6 +1479,9 @@ static void usage(FILE *f)
 "               ", MAX_PROCS, UNPRIV_UID);
 	for (int i = 0; i < NR_OPS; i++)
 		fprintf(f, " %s", ops[i].name);
+	fprintf(f, "\n                or a path that hits a known kernel bug:");
+	for (int i = 0; i < NR_QUIRKS; i++)
+		fprintf(f, " %s", quirk_names[i]);
 	fprintf(f, "\n  --trace       print every operation and ioctl result\n");
 }
 
@@ -1500,13 +1647,16 @@ int main(int argc, char **argv)
 		if (sh->nr_ops != last_ops) {
 			last_ops = sh->nr_ops;
 			last_change = t;
-		} else if (t - last_change > 120) {
-			printf("UNEXPECTED no operation finished for 120 s:");
+		} else if (t - last_change > 60) {
+			printf("UNEXPECTED no operation finished for 60 s:");
 			for (unsigned int i = 0; i < opt_procs; i++)
 				if (!sh->done[i])
 					printf(" worker %u in op #%" PRIu64 " (%s)", i, sh->cur_opno[i],
 					       sh->cur_op[i] >= 0 ? ops[sh->cur_op[i]].name : "none");
 			printf("\n");
+			for (unsigned int i = 0; i < opt_procs; i++)
+				if (!sh->done[i])
+					dump_worker(i, pids[i]);
 			sh->nr_unexpected++;
 			sh->stop = 1;
 			for (unsigned int i = 0; i < opt_procs; i++)
@@ -1515,10 +1665,10 @@ int main(int argc, char **argv)
 		}
 		if (t - last_progress >= 5) {
 			printf("fuzz: %.0f s, ops %" PRIu64 " (%.0f/s), unexpected %" PRIu64
-			       ", enclaves %ld, EPC free %ld/%ld, evicted %ld, loaded %ld\n",
+			       ", enclaves %ld, EPC free %ld/%ld, evicted %ld, loaded %ld, faults %ld\n",
 			       t - start, sh->nr_ops, sh->nr_ops / (t - start), sh->nr_unexpected,
 			       dbg_read("nr_enclaves"), dbg_read("nr_free_pages"), nr_total,
-			       dbg_read("nr_evicted"), dbg_read("nr_loaded"));
+			       dbg_read("nr_evicted"), dbg_read("nr_loaded"), dbg_read("nr_faults"));
 			last_progress = t;
 		}
 		usleep(50000);
