@@ -29,6 +29,9 @@
  *
  * With --ko the module is loaded (epc_pages=--epc-pages, dev_mode=0666 and
  * --params) and unloaded at the end; without it the loaded module is used.
+ *
+ * --skip takes operation names and the names of paths that hit a known
+ * kernel bug (destroy-holed, mprotect-early: README, "The fuzzer").
  */
 #define _GNU_SOURCE
 #include <errno.h>
