@@ -1146,22 +1146,28 @@ static void op_mremap(void)
 	e->intact = e->whole = false;
 	if (r == MAP_FAILED)
 		return;
-	if (flags & MREMAP_FIXED) {
-		/*
-		 * Touch the moved part, then put the scratch range back over it
-		 * (an munmap of that part): a moved part left there would leave
-		 * a hole in scratch when the enclave goes, where the kernel may
-		 * place a new enclave that a later MREMAP_FIXED would then hit.
-		 */
-		for (unsigned int i = 0; i < 4; i++) {
-			uint64_t v;
+	if ((uintptr_t)r == a)
+		return;	/* resized in place */
+	/*
+	 * Moved: touch the moved part, then unmap it (under MREMAP_FIXED by
+	 * putting the scratch range back over it).  A moved part left in
+	 * scratch would leave a hole there when the enclave goes, where the
+	 * kernel may place a new enclave that a later MREMAP_FIXED would hit;
+	 * one left anywhere keeps an enclave alive that no slot knows, whose
+	 * DESTROY by another path would unmap its old range (destroy-holed).
+	 */
+	for (unsigned int i = 0; i < 4; i++) {
+		uint64_t v;
 
-			count_res(OP_MREMAP, sig_bucket(probe((uint64_t *)((uint8_t *)r +
-							      below(nlen / PAGE) * PAGE), false, &v)));
-		}
+		count_res(OP_MREMAP, sig_bucket(probe((uint64_t *)((uint8_t *)r +
+						      below(nlen / PAGE) * PAGE), false, &v)));
+	}
+	if (flags & MREMAP_FIXED) {
 		if (mmap(r, nlen, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			 -1, 0) == MAP_FAILED)
 			die("worker %d: restoring the scratch range: %s", widx, strerror(errno));
+	} else {
+		count_sys(OP_MREMAP, munmap(r, nlen));
 	}
 }
 
