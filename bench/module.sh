@@ -1,5 +1,6 @@
 # bench/module.sh: sourced by the in-guest suites (fio-suite.sh,
 # hyperfine-suite.sh), which define die() first.
+# shellcheck shell=sh
 
 # check_ratios RATIO...: each a number in (0, 16].
 check_ratios() {
@@ -23,5 +24,6 @@ use_module() {
 	[ -r "$dbg/nr_total_pages" ] || die "$dbg is not readable (debugfs not mounted, or not root)"
 	total=$(cat "$dbg/nr_total_pages")
 	[ "$total" = "$2" ] || die "isgx is loaded with $total EPC pages, not $2"
+	# shellcheck disable=SC2034 # read by the suites that source this file
 	policy=$(cat /sys/module/isgx/parameters/policy)
 }
