@@ -839,6 +839,19 @@ static void destroy_slot(struct encl *e, const char *what)
 		e->used = false;
 		return;
 	}
+	/*
+	 * DESTROY names the enclave mapped at its base: when another of ours
+	 * now starts where this one's unmapped first page was, DESTROY of
+	 * that address is that one's, as documented.  This one goes by
+	 * munmap of what is left of it.
+	 */
+	for (int i = 0; !e->whole && i < MAX_ENCL; i++) {
+		if (&encls[i] != e && encls[i].used && encls[i].base == e->base) {
+			release_pieces(e);
+			e->used = false;
+			return;
+		}
+	}
 	for (int i = 0; !e->whole && i < MAX_ENCL; i++) {
 		struct encl *o = &encls[i];
 
