@@ -18,6 +18,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
@@ -57,6 +58,8 @@ struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm)
 	mutex_init(&encl->lock);
 	xa_init(&encl->pages);
 	encl->power_gen = isgx_encls_hw ? 0 : isgx_emu_power_gen();
+	/* The backing is the enclave's memory: its creator's group pays. */
+	encl->memcg = get_mem_cgroup_from_mm(mm);
 	mmgrab(mm);
 	encl->mm = mm;
 	spin_lock(&isgx_encl_list_lock);
@@ -107,6 +110,7 @@ static void isgx_encl_release(struct kref *ref)
 	isgx_va_slot_put(&encl->secs_slot);
 	if (encl->backing)
 		fput(encl->backing);
+	mem_cgroup_put(encl->memcg);
 	isgx_proc_put(encl->proc);
 	mmdrop(encl->mm);
 	kfree(encl);

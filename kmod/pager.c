@@ -87,6 +87,7 @@
 #include <linux/freezer.h>
 #include <linux/highmem.h>
 #include <linux/kthread.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/clock.h>
@@ -584,21 +585,48 @@ static loff_t isgx_pcmd_offset(struct isgx_encl *encl, struct isgx_encl_page *pa
 	return encl->size + isgx_backing_index(encl, page) * sizeof(struct isgx_pcmd);
 }
 
+/*
+ * Read in backing pages of @encl, charging any page shmem allocates to
+ * the enclave creator's memory cgroup: the reader may be kisgxswapd (no
+ * group of its own) or a process that reclaims another's pages.
+ *
+ * Not for an enclave whose process has exited (-ESRCH): only its
+ * creator's mm maps it, so none of its pages is loaded again, and the
+ * charge would only meet the group's OOM killer with nobody left to kill
+ * (the process may have been its victim).
+ */
+static int isgx_encl_backing_read(struct isgx_encl *encl, pgoff_t index, loff_t pcmd,
+				  struct isgx_backing *b)
+{
+	struct mem_cgroup *old;
+	int ret;
+
+	if (!atomic_read(&encl->mm->mm_users))
+		return -ESRCH;
+	old = set_active_memcg(encl->memcg);
+	ret = isgx_backing_read(encl->backing, index, pcmd, b);
+	set_active_memcg(old);
+	return ret;
+}
+
 /**
  * isgx_backing_get() - the backing pages of an enclave page, read in
  * @encl:	the enclave
  * @page:	one of its pages
  * @b:		filled with references to the contents and PCMD pages
  *
+ * Pages shmem allocates are charged to @encl->memcg.
+ *
  * Context: process context, may sleep (shmem may read from swap); no
  * lock needed: the backing file and the page's address are fixed.
- * Return: 0 or the shmem error.
+ * Return: 0, -ESRCH when the enclave's process has exited, or the shmem
+ * error (-ENOMEM when the group is at its limit).
  */
 int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
 		     struct isgx_backing *b)
 {
-	return isgx_backing_read(encl->backing, isgx_backing_index(encl, page),
-				 isgx_pcmd_offset(encl, page), b);
+	return isgx_encl_backing_read(encl, isgx_backing_index(encl, page),
+				      isgx_pcmd_offset(encl, page), b);
 }
 
 /**
@@ -931,7 +959,7 @@ static int isgx_secs_backing_get(struct isgx_encl *encl, struct isgx_backing *b)
 {
 	pgoff_t index = isgx_encl_secs_backing_index(encl);
 
-	return isgx_backing_read(encl->backing, index, (loff_t)(index + 1) << PAGE_SHIFT, b);
+	return isgx_encl_backing_read(encl, index, (loff_t)(index + 1) << PAGE_SHIFT, b);
 }
 
 /*
