@@ -433,6 +433,8 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 
 out_epc:
 	isgx_backing_put(&b, false);
+	/* The read may have made the pages again after the other load freed them. */
+	isgx_backing_free(encl, page);
 	isgx_epc_release_evicted(epc);
 out_secs:
 	if (secs)
@@ -533,6 +535,8 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 			loaded = !isgx_pager_load(encl, page, a[i].epc, &a[i].backing);
 		isgx_backing_put(&a[i].backing, false);
 		if (!loaded) {
+			/* Loaded by a fault meanwhile: as in isgx_encl_load_locked(). */
+			isgx_backing_free(encl, page);
 			isgx_epc_release_evicted(a[i].epc);
 			continue;
 		}
