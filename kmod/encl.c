@@ -22,6 +22,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
@@ -61,6 +62,8 @@ struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm)
 	mutex_init(&encl->lock);
 	xa_init(&encl->pages);
 	encl->power_gen = isgx_encls_hw ? 0 : isgx_emu_power_gen();
+	/* The backing is the enclave's memory: its creator's group pays. */
+	encl->memcg = get_mem_cgroup_from_mm(mm);
 	mmgrab(mm);
 	encl->mm = mm;
 	spin_lock(&isgx_encl_list_lock);
@@ -114,6 +117,7 @@ static void isgx_encl_release(struct kref *ref)
 	isgx_va_slot_put(&encl->secs_slot);
 	if (encl->backing)
 		fput(encl->backing);
+	mem_cgroup_put(encl->memcg);
 	isgx_proc_put(encl->proc);
 	mmdrop(encl->mm);
 	kfree(encl);
@@ -437,6 +441,8 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 
 out_epc:
 	isgx_backing_put(&b, false);
+	/* The read may have made the pages again after the other load freed them. */
+	isgx_backing_free(encl, page);
 	isgx_epc_release_evicted(epc);
 out_secs:
 	if (secs)
@@ -582,6 +588,8 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 			loaded = !isgx_pager_load(encl, page, a[i].epc, &a[i].backing);
 		isgx_backing_put(&a[i].backing, false);
 		if (!loaded) {
+			/* Loaded by a fault meanwhile: as in isgx_encl_load_locked(). */
+			isgx_backing_free(encl, page);
 			isgx_epc_release_evicted(a[i].epc);
 			continue;
 		}

@@ -62,6 +62,9 @@ struct isgx_encl_page {
  * @mm:		the creating process's mm (mmgrab()ed: the struct stays, the
  *		address space goes with the process)
  * @proc:	the EPC account of that process; fixed
+ * @memcg:	the memory cgroup of that process's mm at create, charged
+ *		with @backing whoever reads it in (NULL without memcg); a
+ *		reference is held; fixed
  * @last_fault:	page index of the last fault that loaded a page, to see
  *		sequential faults for fault-around; encl->lock
  * @seq_faults:	loads in a row, each at the page after the one before;
@@ -92,6 +95,7 @@ struct isgx_encl {
 	u64 power_gen;
 	struct mm_struct *mm;
 	struct isgx_proc *proc;
+	struct mem_cgroup *memcg;
 	unsigned long last_fault;
 	unsigned int seq_faults;
 	struct isgx_epc_page *secs;

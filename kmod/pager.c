@@ -81,6 +81,14 @@
  * loads up to fault_around evicted pages after it, into spare pages only
  * (never below the low mark, never reclaiming), and maps them.
  *
+ * The backing.  Sealed copies and PCMDs live in the enclave's shmem
+ * file, charged to the memory cgroup of the enclave's creator whichever
+ * thread writes them (kisgxswapd has no group; a process that reclaims
+ * is not the owner).  A load frees what it spent: the page's sealed
+ * copy, and its PCMD page once no page of that PCMD page is evicted or
+ * being evicted (isgx_backing_free()).  So the backing holds the evicted
+ * pages only, and a group's limit bounds its enclaves' evicted memory.
+ *
  * Locks, outside in: mmap_lock of an enclave's mm (only ever try-locked
  * here, since a faulting thread may reclaim while holding its own), then
  * encl->lock, then isgx_pager.lock (the LRU).  Backing pages are read
@@ -92,6 +100,7 @@
 #include <linux/freezer.h>
 #include <linux/highmem.h>
 #include <linux/kthread.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/clock.h>
@@ -659,21 +668,117 @@ static loff_t isgx_pcmd_offset(struct isgx_encl *encl, struct isgx_encl_page *pa
 	return encl->size + isgx_backing_index(encl, page) * sizeof(struct isgx_pcmd);
 }
 
+#define ISGX_PCMDS_PER_PAGE	(PAGE_SIZE / sizeof(struct isgx_pcmd))
+
+/*
+ * Read in backing pages of @encl, charging any page shmem allocates to
+ * the enclave creator's memory cgroup: the reader may be kisgxswapd (no
+ * group of its own) or a process that reclaims another's pages.
+ *
+ * Not for an enclave whose process has exited (-ESRCH): only its
+ * creator's mm maps it, so none of its pages is loaded again, and the
+ * charge would only meet the group's OOM killer with nobody left to kill
+ * (the process may have been its victim).
+ */
+static int isgx_encl_backing_read(struct isgx_encl *encl, pgoff_t index, loff_t pcmd,
+				  struct isgx_backing *b)
+{
+	struct mem_cgroup *old;
+	int ret;
+
+	if (!atomic_read(&encl->mm->mm_users))
+		return -ESRCH;
+	old = set_active_memcg(encl->memcg);
+	ret = isgx_backing_read(encl->backing, index, pcmd, b);
+	set_active_memcg(old);
+	return ret;
+}
+
 /**
  * isgx_backing_get() - the backing pages of an enclave page, read in
  * @encl:	the enclave
  * @page:	one of its pages
  * @b:		filled with references to the contents and PCMD pages
  *
+ * Pages shmem allocates are charged to @encl->memcg.  A page being
+ * evicted has ISGX_PAGE_RECLAIMING set before its backing is read, so
+ * that no load frees the PCMD page under it (isgx_backing_free()).
+ *
  * Context: process context, may sleep (shmem may read from swap); no
  * lock needed: the backing file and the page's address are fixed.
- * Return: 0 or the shmem error.
+ * Return: 0, -ESRCH when the enclave's process has exited, or the shmem
+ * error (-ENOMEM when the group is at its limit).
  */
 int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
 		     struct isgx_backing *b)
 {
-	return isgx_backing_read(encl->backing, isgx_backing_index(encl, page),
-				 isgx_pcmd_offset(encl, page), b);
+	return isgx_encl_backing_read(encl, isgx_backing_index(encl, page),
+				      isgx_pcmd_offset(encl, page), b);
+}
+
+/* Free @nr backing pages from @index: a hole reads back as zeroes. */
+static void isgx_backing_truncate(struct isgx_encl *encl, pgoff_t index, pgoff_t nr)
+{
+	shmem_truncate_range(file_inode(encl->backing), (loff_t)index << PAGE_SHIFT,
+			     ((loff_t)(index + nr) << PAGE_SHIFT) - 1);
+}
+
+/*
+ * Does a page other than @page still need the PCMD page @page's PCMD is
+ * in: one that is evicted (its PCMD is there) or being evicted (from
+ * before its reclaimer reads the backing until its EWB wrote the PCMD:
+ * ISGX_PAGE_RECLAIMING)?  encl->lock held.
+ */
+static bool isgx_pcmd_page_in_use(struct isgx_encl *encl, struct isgx_encl_page *page)
+{
+	unsigned long first = rounddown(isgx_backing_index(encl, page), ISGX_PCMDS_PER_PAGE);
+	struct isgx_encl_page *p;
+	unsigned long idx;
+
+	xa_for_each_range(&encl->pages, idx, p, first, first + ISGX_PCMDS_PER_PAGE - 1)
+		if (p != page && (!p->epc_page || (p->flags & ISGX_PAGE_RECLAIMING)))
+			return true;
+	return false;
+}
+
+/**
+ * isgx_backing_free() - free the backing of a resident page
+ * @encl:	the enclave
+ * @page:	one of its pages, resident
+ *
+ * A resident page needs no sealed copy: its contents page goes, and so
+ * does its PCMD page when no other page needs it (isgx_pcmd_page_in_use()).
+ * Called after ELDU, and where a read of the backing may have made the
+ * pages again after another thread loaded the page (shmem fills a hole
+ * it is asked to read).  Nothing when the page is evicted or being
+ * evicted: then its reclaimer may hold the backing pages.
+ *
+ * encl->lock orders this against EWB: a reclaimer sets
+ * ISGX_PAGE_RECLAIMING under it before it reads a victim's backing and
+ * clears it under it after the EWB wrote the PCMD, so a sibling's EWB
+ * either is seen here (the PCMD page stays) or reads the backing after
+ * the truncation (and shmem gives it a new page).
+ *
+ * Context: encl->lock held; may sleep.
+ */
+void isgx_backing_free(struct isgx_encl *encl, struct isgx_encl_page *page)
+{
+	if (!page->epc_page || (page->flags & ISGX_PAGE_RECLAIMING))
+		return;
+	isgx_backing_truncate(encl, isgx_backing_index(encl, page), 1);
+	if (!isgx_pcmd_page_in_use(encl, page))
+		isgx_backing_truncate(encl, isgx_pcmd_offset(encl, page) >> PAGE_SHIFT, 1);
+}
+
+/*
+ * Were @b's pages freed from @file since they were read: the page was
+ * loaded by another thread meanwhile (and maybe evicted again, into new
+ * pages)?  A shmem page with a reference held is neither swapped out nor
+ * migrated, so it leaves the file only by a truncation, under encl->lock.
+ */
+static bool isgx_backing_stale(struct file *file, struct isgx_backing *b)
+{
+	return b->contents->mapping != file->f_mapping || b->pcmd->mapping != file->f_mapping;
 }
 
 /**
@@ -728,11 +833,15 @@ void isgx_backing_put(struct isgx_backing *b, bool dirty)
  * @b:		its backing pages, from isgx_backing_get() (the caller puts
  *		them)
  *
- * Context: encl->lock held.
+ * On success the sealed copy is spent: its PCMD is zeroed and its
+ * backing freed (isgx_backing_free()).
+ *
+ * Context: encl->lock held; may sleep.
  * Return: 0 (the page is resident and on the LRU), -EAGAIN when its VA
  * page is evicted and no page was spare to load it (retry after an
- * allocation), -EIO when ELDU faults, or -EBADMSG when ELDU refuses the
- * sealed copy.
+ * allocation) or when @b was freed by a load of another thread after it
+ * was read (read it again), -EIO when ELDU faults, or -EBADMSG when ELDU
+ * refuses the sealed copy.
  */
 int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 		    struct isgx_epc_page *epc, struct isgx_backing *b)
@@ -741,6 +850,8 @@ int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN);
 	int ret;
 
+	if (isgx_backing_stale(encl->backing, b))
+		return -EAGAIN;
 	memcpy(&pcmd, page_address(b->pcmd) + b->pcmd_offset, sizeof(pcmd));
 	pginfo.addr = page->addr;
 	pginfo.contents = (unsigned long)page_address(b->contents);
@@ -762,6 +873,10 @@ int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 	epc->owner = page;
 	page->epc_page = epc;
 	isgx_pager_track(epc);
+	/* An empty slot, so that a PCMD page of empty slots is all zeroes. */
+	memset(page_address(b->pcmd) + b->pcmd_offset, 0, sizeof(pcmd));
+	set_page_dirty(b->pcmd);
+	isgx_backing_free(encl, page);
 	return 0;
 }
 
@@ -987,6 +1102,8 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		isgx_stat_inc(nr_ewb_failed);
 		isgx_backing_put(b, false);
 		isgx_victim_done(v);
+		/* Reading it in made the pages: the page stays resident. */
+		isgx_backing_free(encl, v->page);
 		WARN_ONCE(isgx_encls_gp(ret), "EWB faulted: %#x\n", ret);
 		return false;
 	}
@@ -1006,7 +1123,7 @@ static int isgx_secs_backing_get(struct isgx_encl *encl, struct isgx_backing *b)
 {
 	pgoff_t index = isgx_encl_secs_backing_index(encl);
 
-	return isgx_backing_read(encl->backing, index, (loff_t)(index + 1) << PAGE_SHIFT, b);
+	return isgx_encl_backing_read(encl, index, (loff_t)(index + 1) << PAGE_SHIFT, b);
 }
 
 /*
@@ -1064,9 +1181,9 @@ static void isgx_encl_secs_evict(struct isgx_encl *encl)
  * @epc:	a free EPC page for it
  *
  * Reads the backing under encl->lock: it happens once per enclave that
- * was wholly evicted.
+ * was wholly evicted.  After the load the SECS's backing pages are freed.
  *
- * Context: encl->lock held.
+ * Context: encl->lock held; may sleep.
  * Return: 0, -EAGAIN (as isgx_pager_load()), -ENOMEM (backing), -EIO
  * (ELDU faulted) or -EBADMSG (ELDU refused the sealed copy).
  */
@@ -1097,6 +1214,8 @@ int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc)
 		return encls_faulted(ret) ? -EIO : -EBADMSG;
 	}
 	isgx_va_slot_put(&encl->secs_slot);
+	/* Its sealed copy and PCMD pages are spent: nothing else is there. */
+	isgx_backing_truncate(encl, isgx_encl_secs_backing_index(encl), 2);
 	epc->owner = encl;
 	encl->secs = epc;
 	isgx_proc_charge(encl->proc, 1);

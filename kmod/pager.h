@@ -28,6 +28,7 @@ int isgx_backing_get(struct isgx_encl *encl, struct isgx_encl_page *page,
 		     struct isgx_backing *b);
 int isgx_backing_read(struct file *file, pgoff_t index, loff_t pcmd, struct isgx_backing *b);
 void isgx_backing_put(struct isgx_backing *b, bool dirty);
+void isgx_backing_free(struct isgx_encl *encl, struct isgx_encl_page *page);
 
 struct isgx_epc_page *isgx_epc_alloc(void *owner);
 struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner);

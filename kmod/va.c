@@ -169,6 +169,17 @@ int isgx_va_slot_get(struct isgx_va_slot *slot)
 	return 0;
 }
 
+/*
+ * The sealed copy of evicted VA page @id is spent (loaded) or garbage
+ * (the page is freed): free its backing pages, then the id.
+ */
+static void isgx_va_backing_free(int id)
+{
+	shmem_truncate_range(file_inode(isgx_va_backing), (loff_t)(2 * id) << PAGE_SHIFT,
+			     ((loff_t)(2 * id + 2) << PAGE_SHIFT) - 1);
+	ida_free(&isgx_va_ids, id);
+}
+
 /* @va is off every list and has no slot in use: let it go. */
 static void isgx_va_page_free(struct isgx_va_page *va)
 {
@@ -182,7 +193,7 @@ static void isgx_va_page_free(struct isgx_va_page *va)
 	}
 	isgx_va_slot_put(&va->own);
 	if (va->id >= 0)
-		ida_free(&isgx_va_ids, va->id);
+		isgx_va_backing_free(va->id);
 	kfree(va);
 }
 
@@ -333,7 +344,7 @@ static int isgx_va_page_load(struct isgx_va_page *va)
 	va->own.page->nr_versions--;
 	mutex_unlock(&isgx_va_lock);
 	isgx_va_slot_put(&va->own);
-	ida_free(&isgx_va_ids, va->id);
+	isgx_va_backing_free(va->id);
 	va->id = -1;
 	isgx_stat_inc(nr_va_loaded);
 	return 0;
