@@ -1157,8 +1157,19 @@ static void op_mremap(void)
 	 * shrinking move unmaps the tail before it tries the move).
 	 */
 	e->intact = e->whole = false;
-	if (r == MAP_FAILED)
+	if (r == MAP_FAILED) {
+		/*
+		 * A fixed move unmaps its target before it checks anything
+		 * else: a failed one leaves a hole in the scratch range, where
+		 * the kernel may place a new enclave that a later fixed move
+		 * would then unmap.  Fill it again.
+		 */
+		if ((flags & MREMAP_FIXED) &&
+		    mmap((void *)(uintptr_t)target, nlen, PROT_NONE,
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+			die("worker %d: restoring the scratch range: %s", widx, strerror(errno));
 		return;
+	}
 	if ((uintptr_t)r == a)
 		return;	/* resized in place */
 	/*
