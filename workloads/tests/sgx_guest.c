@@ -248,3 +248,36 @@ bool sgx_mapped(const void *p, size_t len)
 	}
 	return true;
 }
+
+long sgx_debugfs_counter(const char *name)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/isgx/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+int sgx_param_write(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/isgx/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fputs(val, f) < 0)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}

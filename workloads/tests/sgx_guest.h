@@ -35,6 +35,11 @@ void sgx_expect_epc_all_free(const char *when, unsigned int ms);
 /* Free EPC pages now, or -1 without counters. */
 long sgx_epc_free(void);
 
+/* A debugfs counter of the module (/sys/kernel/debug/isgx/@name), or -1. */
+long sgx_debugfs_counter(const char *name);
+/* Write module parameter @name; 0 or -errno. */
+int sgx_param_write(const char *name, const char *val);
+
 /* The raw ioctls, results in the sgx_error.h convention. */
 int64_t sgx_create(int fd, const struct sgx_secs *secs, uint64_t *addr);
 int64_t sgx_add(int fd, uint64_t addr, const void *src, const struct sgx_secinfo *si,

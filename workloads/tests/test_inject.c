@@ -138,39 +138,6 @@ static void page_write(struct rw_enclave *r, unsigned int i, uint64_t gen)
 		p[w] = pattern(i, w, gen);
 }
 
-static long debugfs_counter(const char *name)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/isgx/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static int param_write(const char *name, const char *val)
-{
-	char path[128];
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "/sys/module/isgx/parameters/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fputs(val, f) < 0)
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* The parameter's value without its newline, in @buf ("" if unreadable). */
 static const char *param_read(const char *name, char *buf, size_t len)
 {
@@ -384,20 +351,20 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 static void tamper_case(const char *what, bool rewrite)
 {
 	int fd = sgx_test_start(PARAMS), go, status;
-	long failed = debugfs_counter("nr_eldu_failed"), loaded = debugfs_counter("nr_loaded");
+	long failed = sgx_debugfs_counter("nr_eldu_failed"), loaded = sgx_debugfs_counter("nr_loaded");
 	struct bystander b[2];
 	char knob[128], how[96];
 	uint64_t addr;
 	pid_t pid;
 
 	need_knob("tamper");
-	ISGX_EXPECT(param_write("tamper", "bogus") == -EINVAL, "tamper=bogus accepted");
-	ISGX_EXPECT(param_write("tamper", "va:0x1001") == -EINVAL, "an unaligned address accepted");
+	ISGX_EXPECT(sgx_param_write("tamper", "bogus") == -EINVAL, "tamper=bogus accepted");
+	ISGX_EXPECT(sgx_param_write("tamper", "va:0x1001") == -EINVAL, "an unaligned address accepted");
 	for (int i = 0; i < 2; i++)
 		bystander_start(&b[i], fd, BYSTANDER_PAGES, 600, 0);
 	pid = target_start(fd, rewrite, &addr, &go);
 	snprintf(knob, sizeof(knob), "%s:%#" PRIx64 ":%d", what, addr, pid);
-	ISGX_ASSERT(param_write("tamper", knob) == 0, "tamper=%s refused", knob);
+	ISGX_ASSERT(sgx_param_write("tamper", knob) == 0, "tamper=%s refused", knob);
 	isgx_note("tamper=%s", param_read("tamper", knob, sizeof(knob)));
 	ISGX_ASSERT(write(go, "g", 1) == 1, "start the target");
 	close(go);
@@ -407,15 +374,15 @@ static void tamper_case(const char *what, bool rewrite)
 		    "target: %s (3: ELDU never refused, 4: page not back after, 5: data lost)", how);
 	ISGX_EXPECT(!strcmp(param_read("tamper", knob, sizeof(knob)), "none"),
 		    "tamper still armed after the target: %s", knob);
-	failed = debugfs_counter("nr_eldu_failed") - failed;
+	failed = sgx_debugfs_counter("nr_eldu_failed") - failed;
 	isgx_note("%ld ELDU refused, %ld pages loaded meanwhile", failed,
-		  debugfs_counter("nr_loaded") - loaded);
+		  sgx_debugfs_counter("nr_loaded") - loaded);
 	ISGX_EXPECT(failed == 1, "%ld ELDU failures, want 1", failed);
 	for (int i = 0; i < 2; i++)
 		ISGX_EXPECT(bystander_finish(&b[i], how, sizeof(how)), "bystander %d: %s", i, how);
 	sgx_expect_epc_all_free("after every process exited", 2000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
 	sgx_test_finish(fd);
 }
 
@@ -509,22 +476,22 @@ static void power_loss_case(const char *point)
 	static uint8_t page[SGX_PAGE_SIZE];
 	struct rw_enclave mine, open_, fresh;
 	char name[ISGX_RET_NAME_LEN], how[96];
-	long failed = debugfs_counter("nr_ewb_failed");
+	long failed = sgx_debugfs_counter("nr_ewb_failed");
 	pid_t victim[2];
 	uint64_t v;
 	int64_t r;
 	int sig;
 
 	need_knob("power_loss_at");
-	ISGX_EXPECT(param_write("power_loss_at", "later") == -EINVAL, "power_loss_at=later accepted");
+	ISGX_EXPECT(sgx_param_write("power_loss_at", "later") == -EINVAL, "power_loss_at=later accepted");
 	build_rw(&mine, fd, 16);
 	ISGX_ASSERT(rw_create(&open_, fd, 4) == 0, "%s", isgx_enclave_error(&open_.e));
 	for (int i = 0; i < 2; i++)
 		victim[i] = victim_start(fd, 3 * EPC_PAGES / 4, 300);
-	ISGX_ASSERT(param_write("power_loss_at", point) == 0, "power_loss_at=%s refused", point);
+	ISGX_ASSERT(sgx_param_write("power_loss_at", point) == 0, "power_loss_at=%s refused", point);
 	ISGX_ASSERT(power_loss_done(120), "the pager never passed %s in 120 s", point);
 	isgx_note("power lost at %s; %ld EWBs failed after it", point,
-		  debugfs_counter("nr_ewb_failed") - failed);
+		  sgx_debugfs_counter("nr_ewb_failed") - failed);
 
 	for (int i = 0; i < 2; i++) {
 		ISGX_ASSERT(waitpid(victim[i], &status, 0) == victim[i], "waitpid");
@@ -545,10 +512,10 @@ static void power_loss_case(const char *point)
 		isgx_enclave_forget(&e->e);
 	}
 	sgx_expect_epc_all_free("after power loss and teardown", 5000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
-	ISGX_EXPECT(debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
-		    debugfs_counter("nr_enclaves"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
+		    sgx_debugfs_counter("nr_enclaves"));
 
 	/* Life goes on: 2x the EPC, evicted and loaded back byte-exact. */
 	build_rw(&fresh, fd, 2 * EPC_PAGES);
@@ -559,8 +526,8 @@ static void power_loss_case(const char *point)
 		ISGX_EXPECT(page_ok(&fresh, i, 2), "new enclave, page %u differs", i);
 	ISGX_EXPECT(isgx_enclave_destroy(&fresh.e) == 0, "destroy the new enclave");
 	sgx_expect_epc_all_free("after the new enclave", 2000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
 	sgx_test_finish(fd);
 }
 
@@ -696,7 +663,7 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 	double budget = opt_s ? atof(opt_s) : 90, start;
 	unsigned int failures = 0, setup = 0;
 	int fd = sgx_test_start(RACE_PARAMS), status;
-	long evicted = debugfs_counter("nr_evicted"), wakes = debugfs_counter("nr_reclaim_passes");
+	long evicted = sgx_debugfs_counter("nr_evicted"), wakes = sgx_debugfs_counter("nr_reclaim_passes");
 	struct sgx_sigstruct ss;
 	struct rw_enclave tmpl;
 	struct bystander by;
@@ -741,18 +708,18 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 	isgx_note("%u races in %.1f s (kill -9 %u, exit %u, fork %u, munmap %u, destroy %u), "
 		  "%ld pages evicted in %ld passes, %u children could not build", done,
 		  now_s() - start, counts[RACE_KILL], counts[RACE_EXIT], counts[RACE_FORK],
-		  counts[RACE_MUNMAP], counts[RACE_DESTROY], debugfs_counter("nr_evicted") - evicted,
-		  debugfs_counter("nr_reclaim_passes") - wakes, setup);
+		  counts[RACE_MUNMAP], counts[RACE_DESTROY], sgx_debugfs_counter("nr_evicted") - evicted,
+		  sgx_debugfs_counter("nr_reclaim_passes") - wakes, setup);
 	ISGX_EXPECT(failures == 0, "%u fork, munmap or destroy races failed (1: data lost, "
 		    "3: DESTROY refused, 4: a fault before any teardown)", failures);
 	ISGX_EXPECT(done >= 50, "only %u races ran", done);
 	ISGX_EXPECT(setup <= done / 10, "%u of %u children could not build", setup, done);
 	ISGX_EXPECT(bystander_finish(&by, how, sizeof(how)), "bystander: %s", how);
 	sgx_expect_epc_all_free("after the races", 5000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
-	ISGX_EXPECT(debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
-		    debugfs_counter("nr_enclaves"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
+		    sgx_debugfs_counter("nr_enclaves"));
 	sgx_test_finish(fd);
 }
 

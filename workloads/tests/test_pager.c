@@ -167,39 +167,6 @@ static void write_all(struct rw_enclave *r, uint64_t gen)
 	}
 }
 
-static long debugfs_counter(const char *name)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/isgx/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static int param_write(const char *name, const char *val)
-{
-	char path[128];
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "/sys/module/isgx/parameters/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fputs(val, f) < 0)
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* Resident pages the module charges to process @pid (debugfs procs), or -1. */
 static long proc_pages(pid_t pid)
 {
@@ -229,12 +196,12 @@ ISGX_TEST(larger_than_epc_builds_and_initialises, 600)
 	int fd = sgx_test_start(PARAMS);
 
 	build_rw(&r, fd, 2 * EPC_PAGES);
-	ISGX_EXPECT(debugfs_counter("nr_evicted") > 0, "nothing was evicted while building 2x EPC");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_evicted") > 0, "nothing was evicted while building 2x EPC");
 	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after build");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
 	sgx_test_finish(fd);
 }
 
@@ -250,10 +217,10 @@ ISGX_TEST(evict_and_refault_byte_exact, 600)
 		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
 			    (unsigned long long)gen);
 	}
-	loaded = debugfs_counter("nr_loaded");
+	loaded = sgx_debugfs_counter("nr_loaded");
 	ISGX_EXPECT(loaded >= 2 * EPC_PAGES, "only %ld pages came back through ELDU", loaded);
-	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
 	sgx_test_finish(fd);
@@ -271,27 +238,27 @@ ISGX_TEST(secs_evicted_and_reloaded, 600)
 
 	build_rw(&small, fd, 16);
 	write_all(&small, 1);
-	evicted = debugfs_counter("nr_secs_evicted");
+	evicted = sgx_debugfs_counter("nr_secs_evicted");
 	build_rw(&big, fd, 2 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 2; gen++)
 		write_all(&big, gen);
-	evicted = debugfs_counter("nr_secs_evicted") - evicted;
-	loaded = debugfs_counter("nr_secs_loaded");
+	evicted = sgx_debugfs_counter("nr_secs_evicted") - evicted;
+	loaded = sgx_debugfs_counter("nr_secs_loaded");
 	ISGX_EXPECT(evicted >= 1, "no SECS was evicted (%ld of the small enclave's pages resident)",
 		    proc_pages(getpid()));
 	ISGX_EXPECT(verify_all(&small, 1) == 0, "small enclave contents after its SECS came back");
-	loaded = debugfs_counter("nr_secs_loaded") - loaded;
+	loaded = sgx_debugfs_counter("nr_secs_loaded") - loaded;
 	isgx_note("%ld SECS evicted, %ld loaded again", evicted, loaded);
 	ISGX_EXPECT(loaded >= 1, "no SECS was loaded again");
 	write_all(&small, 2);
 	ISGX_EXPECT(verify_all(&small, 2) == 0, "small enclave contents, written again");
 	ISGX_EXPECT(verify_all(&big, 2) == 0, "big enclave contents");
-	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy big");
 	ISGX_EXPECT(isgx_enclave_destroy(&small.e) == 0, "destroy small");
 	sgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
 	sgx_test_finish(fd);
 }
 
@@ -306,24 +273,24 @@ ISGX_TEST(va_pages_evicted_and_back, 900)
 	long va_evicted, va_loaded;
 	struct rw_enclave r;
 
-	ISGX_ASSERT(param_write("va_max_pages", "1") == 0, "va_max_pages=1");
+	ISGX_ASSERT(sgx_param_write("va_max_pages", "1") == 0, "va_max_pages=1");
 	build_rw(&r, fd, 4 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 3; gen++) {
 		write_all(&r, gen);
 		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
 			    (unsigned long long)gen);
 	}
-	va_evicted = debugfs_counter("nr_va_evicted");
-	va_loaded = debugfs_counter("nr_va_loaded");
+	va_evicted = sgx_debugfs_counter("nr_va_evicted");
+	va_loaded = sgx_debugfs_counter("nr_va_loaded");
 	isgx_note("%ld VA pages evicted, %ld loaded again; %ld in the pool now", va_evicted,
-		  va_loaded, debugfs_counter("nr_va_pages"));
+		  va_loaded, sgx_debugfs_counter("nr_va_pages"));
 	ISGX_EXPECT(va_evicted > 0, "no VA page was evicted");
 	ISGX_EXPECT(va_loaded > 0, "no VA page came back");
-	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
 	sgx_test_finish(fd);
 }
 
@@ -398,16 +365,16 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
 		rounds += w[t].rounds;
 	}
 	isgx_note("%u s, 4 threads, %u pages: %lu rounds, %ld evictions, %ld loads, %ld IPIs",
-		  seconds, r.nr_data, rounds, debugfs_counter("nr_evicted"),
-		  debugfs_counter("nr_loaded"), debugfs_counter("nr_ipi_cpus"));
+		  seconds, r.nr_data, rounds, sgx_debugfs_counter("nr_evicted"),
+		  sgx_debugfs_counter("nr_loaded"), sgx_debugfs_counter("nr_ipi_cpus"));
 	ISGX_EXPECT(rounds >= 4, "only %lu rounds", rounds);
 	/* Threads ran on both CPUs while their pages went: kicks must reach them. */
 	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		ISGX_EXPECT(debugfs_counter("nr_ipi_cpus") > 0,
+		ISGX_EXPECT(sgx_debugfs_counter("nr_ipi_cpus") > 0,
 			    "no CPU was kicked while 4 threads ran");
 	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
-	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
 	sgx_expect_epc_all_free("after destroy", 2000);
 	sgx_test_finish(fd);
@@ -474,14 +441,14 @@ ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
 	}
 	isgx_note("soak: %u s, 4 processes x 2 threads over %d pages: %lu page writes verified, "
 		  "%lu lost or corrupted; %ld evictions, %ld loads", seconds, 4 * EPC_PAGES,
-		  verified, bad, debugfs_counter("nr_evicted"), debugfs_counter("nr_loaded"));
+		  verified, bad, sgx_debugfs_counter("nr_evicted"), sgx_debugfs_counter("nr_loaded"));
 	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
 	ISGX_EXPECT(verified > 0, "nothing verified");
-	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	sgx_expect_epc_all_free("after the soak", 5000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
+		    sgx_debugfs_counter("nr_va_pages"));
 	sgx_test_finish(fd);
 }
 
@@ -510,12 +477,12 @@ ISGX_TEST(no_ipis_while_threads_sleep, 600)
 	}
 	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not get ready");
 	usleep(200000);
-	ipis = debugfs_counter("nr_ipi_cpus");
-	evicted = debugfs_counter("nr_evicted");
+	ipis = sgx_debugfs_counter("nr_ipi_cpus");
+	evicted = sgx_debugfs_counter("nr_evicted");
 	/* Not initialised: no thread can be inside this one either. */
 	build_rw_uninit(&r, fd, EPC_PAGES, false);
-	evicted = debugfs_counter("nr_evicted") - evicted;
-	ipis = debugfs_counter("nr_ipi_cpus") - ipis;
+	evicted = sgx_debugfs_counter("nr_evicted") - evicted;
+	ipis = sgx_debugfs_counter("nr_ipi_cpus") - ipis;
 	isgx_note("%ld pages evicted, %ld CPUs kicked", evicted, ipis);
 	ISGX_EXPECT(evicted >= EPC_PAGES / 2, "only %ld pages evicted", evicted);
 	ISGX_EXPECT(ipis == 0, "%ld IPIs while no enclave thread ran", ipis);
@@ -544,7 +511,7 @@ ISGX_TEST(exit_without_destroy_frees_everything, 600)
 	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 	sgx_expect_epc_all_free("after the child exited", 2000);
-	ISGX_EXPECT(debugfs_counter("nr_va_pages") == 0, "VA pages left");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left");
 	sgx_test_finish(fd);
 }
 
@@ -553,21 +520,21 @@ ISGX_TEST(bad_parameters_refused, 60)
 	char buf[128];
 	int fd = sgx_test_start(PARAMS);
 
-	ISGX_EXPECT(param_write("policy", "lru") == -EINVAL, "policy=lru accepted");
-	ISGX_EXPECT(param_write("batch", "0") == -EINVAL, "batch=0 accepted");
-	ISGX_EXPECT(param_write("batch", "100000") == -EINVAL, "batch=100000 accepted");
-	ISGX_EXPECT(param_write("batch", "abc") == -EINVAL, "batch=abc accepted");
-	ISGX_EXPECT(param_write("low_mark", "100000") == -EINVAL, "low_mark above the EPC accepted");
-	ISGX_EXPECT(param_write("high_mark", "1") == -EINVAL, "high_mark below low_mark accepted");
-	ISGX_EXPECT(param_write("min_mark", "100000") == -EINVAL, "min_mark above low_mark accepted");
-	ISGX_EXPECT(param_write("fault_around", "65") == -EINVAL, "fault_around=65 accepted");
-	ISGX_EXPECT(param_write("max_pages_per_process", "100000") == -EINVAL,
+	ISGX_EXPECT(sgx_param_write("policy", "lru") == -EINVAL, "policy=lru accepted");
+	ISGX_EXPECT(sgx_param_write("batch", "0") == -EINVAL, "batch=0 accepted");
+	ISGX_EXPECT(sgx_param_write("batch", "100000") == -EINVAL, "batch=100000 accepted");
+	ISGX_EXPECT(sgx_param_write("batch", "abc") == -EINVAL, "batch=abc accepted");
+	ISGX_EXPECT(sgx_param_write("low_mark", "100000") == -EINVAL, "low_mark above the EPC accepted");
+	ISGX_EXPECT(sgx_param_write("high_mark", "1") == -EINVAL, "high_mark below low_mark accepted");
+	ISGX_EXPECT(sgx_param_write("min_mark", "100000") == -EINVAL, "min_mark above low_mark accepted");
+	ISGX_EXPECT(sgx_param_write("fault_around", "65") == -EINVAL, "fault_around=65 accepted");
+	ISGX_EXPECT(sgx_param_write("max_pages_per_process", "100000") == -EINVAL,
 		    "max_pages_per_process above the EPC accepted");
-	ISGX_EXPECT(param_write("max_pages_per_process", "-1") == -EINVAL,
+	ISGX_EXPECT(sgx_param_write("max_pages_per_process", "-1") == -EINVAL,
 		    "max_pages_per_process=-1 accepted");
-	ISGX_EXPECT(param_write("batch", "32") == 0, "batch=32 refused");
+	ISGX_EXPECT(sgx_param_write("batch", "32") == 0, "batch=32 refused");
 	snprintf(buf, sizeof(buf), "%d", EPC_PAGES / 2);
-	ISGX_EXPECT(param_write("high_mark", buf) == 0, "high_mark=%s refused", buf);
+	ISGX_EXPECT(sgx_param_write("high_mark", buf) == 0, "high_mark=%s refused", buf);
 	sgx_test_finish(fd);
 	/* At load time too: the module refuses to load. */
 	snprintf(buf, sizeof(buf), "%s batch=0", PARAMS);
@@ -588,8 +555,8 @@ ISGX_TEST(watermarks_act_when_changed_live, 600)
 	fd = sgx_test_start(PARAMS);
 	build_rw(&r, fd, EPC_PAGES - 40);
 	/* Raise both marks: kisgxswapd must evict until free >= high_mark. */
-	ISGX_ASSERT(param_write("high_mark", "200") == 0, "high_mark=200");
-	ISGX_ASSERT(param_write("low_mark", "150") == 0, "low_mark=150");
+	ISGX_ASSERT(sgx_param_write("high_mark", "200") == 0, "high_mark=200");
+	ISGX_ASSERT(sgx_param_write("low_mark", "150") == 0, "low_mark=150");
 	for (i = 0; i < 100; i++) {
 		free_now = sgx_epc_free();
 		if (free_now >= 200)
@@ -611,7 +578,7 @@ ISGX_TEST(per_process_limit_holds, 600)
 	long most = 0, now;
 	struct rw_enclave r;
 
-	ISGX_ASSERT(param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
+	ISGX_ASSERT(sgx_param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
 	build_rw(&r, fd, EPC_PAGES / 2);
 	most = proc_pages(getpid());
 	ISGX_ASSERT(most >= 0, "no line for this process in debugfs procs");
@@ -812,9 +779,9 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 	pid_t pid;
 
 	/* Absent from a module without the bounds: then there is none to lift. */
-	param_write("max_unevictable_per_process", "256");
-	param_write("max_unevictable", "256");
-	param_write("fault_stall_ms", "3000");
+	sgx_param_write("max_unevictable_per_process", "256");
+	sgx_param_write("max_unevictable", "256");
+	sgx_param_write("fault_stall_ms", "3000");
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = start_victim(fd, EPC_PAGES / 2, ready, go);
 	n = create_uninit_until_refused(fd, addrs, EPC_PAGES, &refused);
@@ -822,12 +789,12 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 		  n, (long long)refused, sgx_epc_free());
 	ISGX_EXPECT(n >= EPC_PAGES / 2, "only %u SECS pages before CREATE failed", n);
 
-	passes0 = debugfs_counter("nr_reclaim_passes");
+	passes0 = sgx_debugfs_counter("nr_reclaim_passes");
 	cpu0 = swapd_cpu_s();
 	sleep(3);
-	passes1 = debugfs_counter("nr_reclaim_passes");
+	passes1 = sgx_debugfs_counter("nr_reclaim_passes");
 	cpu1 = swapd_cpu_s();
-	stuck = debugfs_counter("nr_swapd_stuck");
+	stuck = sgx_debugfs_counter("nr_swapd_stuck");
 	isgx_note("in 3 s with nothing evictable: %ld reclaim passes, kisgxswapd %.2f s of CPU, "
 		  "%ld stuck rounds", passes1 - passes0, cpu1 - cpu0, stuck);
 	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
@@ -851,7 +818,7 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 	ISGX_EXPECT(status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 10),
 		    "victim status %#x, want exit 10 (SIGBUS on a page that cannot come back)",
 		    status);
-	ISGX_EXPECT(debugfs_counter("nr_fault_stalled") >= 1, "no fault counted as stalled");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_fault_stalled") >= 1, "no fault counted as stalled");
 
 	for (i = 0; i < n; i++)
 		SGX_EXPECT_RET(sgx_destroy(fd, addrs[i]), 0, "destroy %u", i);
@@ -873,14 +840,14 @@ ISGX_TEST(power_loss_leaves_nothing_to_spin_on, 600)
 
 	/* Nearly the whole EPC resident: below the low mark, nothing evicted yet. */
 	build_rw(&r, fd, EPC_PAGES - 40);
-	ISGX_ASSERT(param_write("power_loss", "1") == 0, "power_loss");
+	ISGX_ASSERT(sgx_param_write("power_loss", "1") == 0, "power_loss");
 	/* Now the EPC is full of lost pages: ask for more than is free. */
-	ISGX_ASSERT(param_write("high_mark", "160") == 0 && param_write("low_mark", "128") == 0,
+	ISGX_ASSERT(sgx_param_write("high_mark", "160") == 0 && sgx_param_write("low_mark", "128") == 0,
 		    "marks");
 	sleep(1);
-	passes0 = debugfs_counter("nr_reclaim_passes");
+	passes0 = sgx_debugfs_counter("nr_reclaim_passes");
 	sleep(3);
-	passes1 = debugfs_counter("nr_reclaim_passes");
+	passes1 = sgx_debugfs_counter("nr_reclaim_passes");
 	free_now = sgx_epc_free();
 	isgx_note("after the power loss: %ld reclaim passes in 3 s, %ld pages free",
 		  passes1 - passes0, free_now);
@@ -946,7 +913,7 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 		if (!rep.n)
 			break;
 	}
-	pinned = debugfs_counter("nr_unevictable");
+	pinned = sgx_debugfs_counter("nr_unevictable");
 	isgx_note("%d hogs pinned %ld pages (at most %ld each); debugfs nr_unevictable %ld",
 		  nr_hogs, all, per_process, pinned);
 	ISGX_EXPECT(all <= EPC_PAGES / 2, "hogs pinned %ld of %d EPC pages", all, EPC_PAGES);
@@ -966,8 +933,8 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 		waitpid(hogs[i], &status, 0);
 	}
 	sgx_expect_epc_all_free("after the hogs were killed", 5000);
-	ISGX_EXPECT(debugfs_counter("nr_unevictable") <= 0, "pins left: %ld",
-		    debugfs_counter("nr_unevictable"));
+	ISGX_EXPECT(sgx_debugfs_counter("nr_unevictable") <= 0, "pins left: %ld",
+		    sgx_debugfs_counter("nr_unevictable"));
 	sgx_test_finish(fd);
 }
 
@@ -987,15 +954,15 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
 	 * on a busy host.
 	 */
 	if (policy_is("default"))
-		ISGX_ASSERT(param_write("high_mark", "128") == 0 && param_write("low_mark", "16") == 0,
+		ISGX_ASSERT(sgx_param_write("high_mark", "128") == 0 && sgx_param_write("low_mark", "16") == 0,
 			    "marks");
 	build_rw(&r, fd, 2 * EPC_PAGES);
 	write_all(&r, 1);
-	faults = debugfs_counter("nr_faults");
-	around = debugfs_counter("nr_fault_around");
+	faults = sgx_debugfs_counter("nr_faults");
+	around = sgx_debugfs_counter("nr_fault_around");
 	ISGX_EXPECT(verify_all(&r, 1) == 0, "contents after a sequential pass");
-	faults = debugfs_counter("nr_faults") - faults;
-	around = debugfs_counter("nr_fault_around") - around;
+	faults = sgx_debugfs_counter("nr_faults") - faults;
+	around = sgx_debugfs_counter("nr_fault_around") - around;
 	isgx_note("sequential pass over %u pages: %ld faults, %ld pages loaded around them",
 		  r.nr_data, faults, around);
 	if (policy_is("default")) {
@@ -1030,7 +997,7 @@ ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
 		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
 	fd = sgx_test_start(PARAMS);
 	build_init(&r, fd, 2 * EPC_PAGES, true);
-	around = debugfs_counter("nr_fault_around");
+	around = sgx_debugfs_counter("nr_fault_around");
 	for (i = 0; i < r.nr_data; i++) {
 		uint64_t *p = data_page(&r, i);
 
@@ -1048,7 +1015,7 @@ ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
 		if (sig != SIGBUS && bad_r++ < 3)
 			isgx_note("page %u (R): write after a read gave signal %d", i, sig);
 	}
-	around = debugfs_counter("nr_fault_around") - around;
+	around = sgx_debugfs_counter("nr_fault_around") - around;
 	isgx_note("sequential pass over %u pages: %ld loaded around faults", r.nr_data, around);
 	ISGX_EXPECT(around > 0, "no page was loaded around a fault");
 	ISGX_EXPECT(!bad_rw, "%u readable pages did not read back", bad_rw);
@@ -1199,13 +1166,13 @@ ISGX_TEST(ptrace_under_eviction, 900)
 	close(mem);
 	close(down[1]);
 	isgx_note("%u s: %lu page reads, %lu word writes, %lu peek/pokes; %ld evictions, %ld loads",
-		  seconds, reads, writes, peeks, debugfs_counter("nr_evicted"),
-		  debugfs_counter("nr_loaded"));
+		  seconds, reads, writes, peeks, sgx_debugfs_counter("nr_evicted"),
+		  sgx_debugfs_counter("nr_loaded"));
 	ISGX_EXPECT(!bad, "%lu debugger accesses failed or read a wrong value", bad);
 	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the holder: status %#x", status);
-	ISGX_EXPECT(debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
+	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	sgx_expect_epc_all_free("after the holder exited", 2000);
 	sgx_test_finish(fd);
 }
