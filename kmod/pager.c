@@ -539,7 +539,7 @@ struct isgx_epc_page *isgx_epc_alloc_or_wait(void *owner)
 
 module_param(fault_stall_ms, uint, 0644);
 MODULE_PARM_DESC(fault_stall_ms,
-		 "A fault gets SIGBUS when neither its enclave got an EPC page nor any page was freed for this long (0: wait forever)");
+		 "A fault gets SIGBUS when its enclave got no EPC page and kisgxswapd evicted nothing for this long (0: wait forever)");
 
 /**
  * isgx_pager_fault_stalled() - has a fault waited for EPC long enough to fail
