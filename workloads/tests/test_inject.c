@@ -25,6 +25,7 @@
 #include "enclave.h"
 #include "harness.h"
 #include "kmodule.h"
+#include "rw_enclave.h"
 #include "sgx_guest.h"
 
 #include <errno.h>
@@ -41,54 +42,7 @@
 
 #define EPC_PAGES	256
 #define PARAMS		"epc_pages=256"
-#define WORDS		(SGX_PAGE_SIZE / 8)
-
-/* An enclave of one TCS, one SSA page and @nr_data RW pages (offsets 2..). */
-struct rw_enclave {
-	struct isgx_enclave e;
-	unsigned int nr_data;
-};
-
-static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
-{
-	return (uint64_t)page << 40 ^ (uint64_t)word << 20 ^ gen * 0x9e3779b97f4a7c15ULL;
-}
-
-/* Create and add (no EINIT); 0 or the library's error, in @r->e. */
-static int64_t rw_create(struct rw_enclave *r, int fd, unsigned int nr_data)
-{
-	static uint64_t page[WORDS] __attribute__((aligned(4096)));
-	const uint64_t rw = SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W;
-	struct sgx_tcs *tcs = (void *)page;
-	uint64_t size = 2 * SGX_PAGE_SIZE;
-	struct sgx_secs secs;
-	int64_t ret;
-
-	while (size < (uint64_t)(nr_data + 2) * SGX_PAGE_SIZE)
-		size <<= 1;
-	memset(r, 0, sizeof(*r));
-	r->nr_data = nr_data;
-	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
-	ret = isgx_enclave_create(&r->e, fd, &secs);
-	if (ret)
-		return ret;
-	memset(page, 0, sizeof(page));
-	tcs->ossa = SGX_PAGE_SIZE;
-	tcs->nssa = 1;
-	tcs->fslimit = 0xfff;
-	tcs->gslimit = 0xfff;
-	ret = isgx_enclave_add(&r->e, 0, page, SGX_SECINFO_TCS, SGX_ADD_SKIP_EEXTEND);
-	memset(page, 0, sizeof(page));
-	if (!ret)
-		ret = isgx_enclave_add(&r->e, SGX_PAGE_SIZE, page, rw, SGX_ADD_SKIP_EEXTEND);
-	for (unsigned int i = 0; !ret && i < nr_data; i++) {
-		for (unsigned int w = 0; w < WORDS; w++)
-			page[w] = pattern(i, w, 0);
-		ret = isgx_enclave_add(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE, page, rw,
-				       i % 8 ? SGX_ADD_SKIP_EEXTEND : 0);
-	}
-	return ret;
-}
+#define WORDS		RW_WORDS
 
 /*
  * Create, add and initialise.  The SIGSTRUCT of an @nr_data enclave is
@@ -97,7 +51,7 @@ static int64_t rw_create(struct rw_enclave *r, int fd, unsigned int nr_data)
 static int64_t rw_build(struct rw_enclave *r, int fd, unsigned int nr_data,
 			struct sgx_sigstruct *ss, bool *signed_)
 {
-	int64_t ret = rw_create(r, fd, nr_data);
+	int64_t ret = rw_create(r, fd, nr_data, false);
 
 	if (!ret && !*signed_) {
 		ret = isgx_enclave_sign(&r->e, sgx_test_key(), ss);
@@ -115,27 +69,22 @@ static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
 	ISGX_ASSERT(rw_build(r, fd, nr_data, &ss, &s) == 0, "%s", isgx_enclave_error(&r->e));
 }
 
-static uint64_t *data_page(struct rw_enclave *r, unsigned int i)
-{
-	return isgx_enclave_ptr(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE);
-}
-
 static bool page_ok(struct rw_enclave *r, unsigned int i, uint64_t gen)
 {
-	uint64_t *p = data_page(r, i);
+	uint64_t *p = rw_data_page(r, i);
 
 	for (unsigned int w = 0; w < WORDS; w++)
-		if (p[w] != pattern(i, w, gen))
+		if (p[w] != rw_pattern(i, w, gen))
 			return false;
 	return true;
 }
 
 static void page_write(struct rw_enclave *r, unsigned int i, uint64_t gen)
 {
-	uint64_t *p = data_page(r, i);
+	uint64_t *p = rw_data_page(r, i);
 
 	for (unsigned int w = 0; w < WORDS; w++)
-		p[w] = pattern(i, w, gen);
+		p[w] = rw_pattern(i, w, gen);
 }
 
 /* The parameter's value without its newline, in @buf ("" if unreadable). */
@@ -303,7 +252,7 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 		}
 		for (unsigned int i = 1; i < TARGET_PAGES; i++)
 			page_write(&r, i, others);
-		a = (uintptr_t)data_page(&r, 0);
+		a = (uintptr_t)rw_data_page(&r, 0);
 		if (write(up[1], &a, sizeof(a)) != sizeof(a) || read(down[0], &c, 1) != 1)
 			_exit(TARGET_SETUP);
 		for (round = 0; round < TARGET_ROUNDS && !sig; round++) {
@@ -314,7 +263,7 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 				page_write(&r, i, others + 1);
 			}
 			others++;
-			sig = sgx_probe_read(data_page(&r, 0), &v);
+			sig = sgx_probe_read(rw_data_page(&r, 0), &v);
 			if (sig)
 				break;
 			if (!page_ok(&r, 0, gen))
@@ -485,7 +434,7 @@ static void power_loss_case(const char *point)
 	need_knob("power_loss_at");
 	ISGX_EXPECT(sgx_param_write("power_loss_at", "later") == -EINVAL, "power_loss_at=later accepted");
 	build_rw(&mine, fd, 16);
-	ISGX_ASSERT(rw_create(&open_, fd, 4) == 0, "%s", isgx_enclave_error(&open_.e));
+	ISGX_ASSERT(rw_create(&open_, fd, 4, false) == 0, "%s", isgx_enclave_error(&open_.e));
 	for (int i = 0; i < 2; i++)
 		victim[i] = victim_start(fd, 3 * EPC_PAGES / 4, 300);
 	ISGX_ASSERT(sgx_param_write("power_loss_at", point) == 0, "power_loss_at=%s refused", point);
@@ -499,7 +448,7 @@ static void power_loss_case(const char *point)
 		ISGX_EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS,
 			    "victim %d: %s, want killed by SIGBUS", i, how);
 	}
-	sig = sgx_probe_read(data_page(&mine, 3), &v);
+	sig = sgx_probe_read(rw_data_page(&mine, 3), &v);
 	ISGX_EXPECT(sig == SIGBUS, "reading a lost enclave: signal %d, want SIGBUS", sig);
 	r = sgx_add(fd, open_.e.base + (open_.nr_data + 2) * SGX_PAGE_SIZE, page, &si, 0);
 	SGX_EXPECT_RET(r, SGX_POWER_LOST_ENCLAVE, "ADD_PAGE after power loss");

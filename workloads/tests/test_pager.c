@@ -17,6 +17,7 @@
 #include "enclave.h"
 #include "harness.h"
 #include "kmodule.h"
+#include "rw_enclave.h"
 #include "sgx_guest.h"
 
 #include <dirent.h>
@@ -35,7 +36,7 @@
 
 #define EPC_PAGES	256
 #define PARAMS		params()
-#define WORDS		(SGX_PAGE_SIZE / 8)
+#define WORDS		RW_WORDS
 
 /* Module parameters: a small EPC and the policy under test. */
 static const char *params(void)
@@ -49,70 +50,10 @@ static const char *params(void)
 	return buf;
 }
 
-/*
- * An enclave of one TCS, one SSA page and @nr_data RW pages (offsets 2..);
- * in a mixed one, data page i is R only when i % 16 is MIXED_R and has no
- * permission at all when it is MIXED_NONE.
- */
-struct rw_enclave {
-	struct isgx_enclave e;
-	unsigned int nr_data;
-	bool mixed;
-};
-
-#define MIXED_R		13
-#define MIXED_NONE	15
-
-static uint64_t data_secinfo(const struct rw_enclave *r, unsigned int i)
-{
-	if (r->mixed && i % 16 == MIXED_R)
-		return SGX_SECINFO_REG | SGX_SECINFO_R;
-	if (r->mixed && i % 16 == MIXED_NONE)
-		return SGX_SECINFO_REG;
-	return SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W;
-}
-
-static uint64_t pattern(unsigned int page, unsigned int word, uint64_t gen)
-{
-	return (uint64_t)page << 40 ^ (uint64_t)word << 20 ^ gen * 0x9e3779b97f4a7c15ULL;
-}
-
 /* Create and add; no EINIT, so no thread can ever be inside it. */
 static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
-	static uint64_t page[WORDS] __attribute__((aligned(4096)));
-	struct sgx_secs secs;
-	struct sgx_tcs *tcs = (void *)page;
-	uint64_t size = 2 * SGX_PAGE_SIZE;
-	unsigned int i;
-
-	while (size < (uint64_t)(nr_data + 2) * SGX_PAGE_SIZE)
-		size <<= 1;
-	memset(r, 0, sizeof(*r));
-	r->nr_data = nr_data;
-	r->mixed = mixed;
-	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
-	ISGX_ASSERT(isgx_enclave_create(&r->e, fd, &secs) == 0, "%s", isgx_enclave_error(&r->e));
-
-	memset(page, 0, sizeof(page));
-	tcs->ossa = SGX_PAGE_SIZE;
-	tcs->nssa = 1;
-	tcs->fslimit = 0xfff;
-	tcs->gslimit = 0xfff;
-	ISGX_ASSERT(isgx_enclave_add(&r->e, 0, page, SGX_SECINFO_TCS, SGX_ADD_SKIP_EEXTEND) == 0,
-		    "%s", isgx_enclave_error(&r->e));
-	memset(page, 0, sizeof(page));
-	ISGX_ASSERT(isgx_enclave_add(&r->e, SGX_PAGE_SIZE, page,
-				     SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_W,
-				     SGX_ADD_SKIP_EEXTEND) == 0, "%s", isgx_enclave_error(&r->e));
-	for (i = 0; i < nr_data; i++) {
-		for (unsigned int w = 0; w < WORDS; w++)
-			page[w] = pattern(i, w, 0);
-		/* Measured: the kernel's MRENCLAVE must agree after eviction too. */
-		ISGX_ASSERT(isgx_enclave_add(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE, page,
-					     data_secinfo(r, i), i % 8 ? SGX_ADD_SKIP_EEXTEND : 0) == 0,
-			    "add %u: %s", i, isgx_enclave_error(&r->e));
-	}
+	ISGX_ASSERT(rw_create(r, fd, nr_data, mixed) == 0, "%s", isgx_enclave_error(&r->e));
 }
 
 static void build_init(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
@@ -130,25 +71,20 @@ static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
 	build_init(r, fd, nr_data, false);
 }
 
-static uint64_t *data_page(struct rw_enclave *r, unsigned int i)
-{
-	return isgx_enclave_ptr(&r->e, (uint64_t)(i + 2) * SGX_PAGE_SIZE);
-}
-
 /* Compare every word of every data page with generation @gen; count bad pages. */
 static unsigned int verify_all(struct rw_enclave *r, uint64_t gen)
 {
 	unsigned int i, w, bad = 0;
 
 	for (i = 0; i < r->nr_data; i++) {
-		uint64_t *p = data_page(r, i);
+		uint64_t *p = rw_data_page(r, i);
 
 		for (w = 0; w < WORDS; w++) {
-			if (p[w] != pattern(i, w, gen)) {
+			if (p[w] != rw_pattern(i, w, gen)) {
 				if (bad < 3)
 					isgx_note("page %u word %u: %#llx, want %#llx", i, w,
 						  (unsigned long long)p[w],
-						  (unsigned long long)pattern(i, w, gen));
+						  (unsigned long long)rw_pattern(i, w, gen));
 				bad++;
 				break;
 			}
@@ -160,10 +96,10 @@ static unsigned int verify_all(struct rw_enclave *r, uint64_t gen)
 static void write_all(struct rw_enclave *r, uint64_t gen)
 {
 	for (unsigned int i = 0; i < r->nr_data; i++) {
-		uint64_t *p = data_page(r, i);
+		uint64_t *p = rw_data_page(r, i);
 
 		for (unsigned int w = 0; w < WORDS; w++)
-			p[w] = pattern(i, w, gen);
+			p[w] = rw_pattern(i, w, gen);
 	}
 }
 
@@ -325,17 +261,17 @@ static void *worker_fn(void *arg)
 	while (now_s() < w->deadline) {
 		for (unsigned int k = 0; k < nr; k++) {
 			unsigned int i = w->first + k * w->step;
-			uint64_t *p = data_page(w->r, i);
+			uint64_t *p = rw_data_page(w->r, i);
 
 			for (unsigned int x = 0; x < WORDS; x++) {
-				if (p[x] != pattern(i, x, gen[k])) {
+				if (p[x] != rw_pattern(i, x, gen[k])) {
 					w->bad++;
 					break;
 				}
 			}
 			gen[k]++;
 			for (unsigned int x = 0; x < WORDS; x++)
-				p[x] = pattern(i, x, gen[k]);
+				p[x] = rw_pattern(i, x, gen[k]);
 		}
 		w->rounds++;
 	}
@@ -584,10 +520,10 @@ ISGX_TEST(per_process_limit_holds, 600)
 	ISGX_ASSERT(most >= 0, "no line for this process in debugfs procs");
 	for (uint64_t gen = 1; gen <= 2; gen++) {
 		for (unsigned int i = 0; i < r.nr_data; i++) {
-			uint64_t *p = data_page(&r, i);
+			uint64_t *p = rw_data_page(&r, i);
 
 			for (unsigned int w = 0; w < WORDS; w++)
-				p[w] = pattern(i, w, gen);
+				p[w] = rw_pattern(i, w, gen);
 			now = proc_pages(getpid());
 			most = now > most ? now : most;
 		}
@@ -747,11 +683,11 @@ static pid_t start_victim(int fd, unsigned int nr, int ready[2], int go[2])
 		/* Every page, most of them evicted meanwhile. */
 		for (unsigned int i = 0; i < r.nr_data; i++) {
 			uint64_t v;
-			int sig = sgx_probe_read(data_page(&r, i), &v);
+			int sig = sgx_probe_read(rw_data_page(&r, i), &v);
 
 			if (sig)
 				_exit(sig == SIGBUS ? 10 : 11);
-			if (v != pattern(i, 0, 7))
+			if (v != rw_pattern(i, 0, 7))
 				_exit(12);
 		}
 		_exit(0);
@@ -999,17 +935,17 @@ ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
 	build_init(&r, fd, 2 * EPC_PAGES, true);
 	around = sgx_debugfs_counter("nr_fault_around");
 	for (i = 0; i < r.nr_data; i++) {
-		uint64_t *p = data_page(&r, i);
+		uint64_t *p = rw_data_page(&r, i);
 
 		sig = sgx_probe_read(p, &v);
-		if (i % 16 == MIXED_NONE) {
+		if (i % 16 == RW_MIXED_NONE) {
 			if (sig != SIGBUS && bad_none++ < 3)
 				isgx_note("page %u (no permission): read gave signal %d", i, sig);
 			continue;
 		}
-		if ((sig || v != pattern(i, 0, 0)) && bad_rw++ < 3)
+		if ((sig || v != rw_pattern(i, 0, 0)) && bad_rw++ < 3)
 			isgx_note("page %u: read %#llx, signal %d", i, (unsigned long long)v, sig);
-		if (i % 16 != MIXED_R)
+		if (i % 16 != RW_MIXED_R)
 			continue;
 		sig = sgx_probe_write(p, 0);
 		if (sig != SIGBUS && bad_r++ < 3)
@@ -1037,10 +973,10 @@ static void holder_loop(struct rw_enclave *r, unsigned int first, int stop)
 	while (read(stop, &c, 1) < 0 && errno == EAGAIN) {
 		gen++;
 		for (unsigned int i = first; i < r->nr_data; i++) {
-			uint64_t *p = data_page(r, i);
+			uint64_t *p = rw_data_page(r, i);
 
-			bad += p[1] != pattern(i, 1, 0);
-			p[0] = pattern(i, 0, gen);
+			bad += p[1] != rw_pattern(i, 1, 0);
+			p[0] = rw_pattern(i, 0, gen);
 		}
 	}
 	_exit(bad ? 1 : 0);
@@ -1111,7 +1047,7 @@ ISGX_TEST(ptrace_under_eviction, 900)
 		    "the holder could not build its enclave");
 	for (i = 0; i < half; i++)
 		for (w = 0; w < WORDS; w++)
-			shadow[i][w] = pattern(i, w, 0);
+			shadow[i][w] = rw_pattern(i, w, 0);
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	mem = open(path, O_RDWR);
 	ISGX_ASSERT(mem >= 0, "open %s: %s", path, strerror(errno));
@@ -1127,7 +1063,7 @@ ISGX_TEST(ptrace_under_eviction, 900)
 				debugger_bad(&bad, "pread of page %u: %zd (%s)", i, n,
 					     n < 0 ? strerror(errno) : "wrong bytes");
 			w = (unsigned int)rand_r(&seed) % WORDS;
-			val = pattern(i, w, ++gen);
+			val = rw_pattern(i, w, ++gen);
 			n = pwrite(mem, &val, 8, addr + 8 * w);
 			if (n != 8)
 				debugger_bad(&bad, "pwrite to page %u word %u: %zd (%s)", i, w, n,
@@ -1148,7 +1084,7 @@ ISGX_TEST(ptrace_under_eviction, 900)
 				debugger_bad(&bad, "PEEKDATA of page %u word %u: %#lx (%s), want %#llx",
 					     i, w, word, errno ? strerror(errno) : "wrong",
 					     (unsigned long long)shadow[i][w]);
-			val = pattern(i, w, ++gen);
+			val = rw_pattern(i, w, ++gen);
 			if (ptrace(PTRACE_POKEDATA, pid, (void *)(uintptr_t)addr, (void *)(uintptr_t)val))
 				debugger_bad(&bad, "POKEDATA of page %u word %u: %s", i, w,
 					     strerror(errno));

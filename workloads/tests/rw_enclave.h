@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rw_enclave.h - the data enclave the pager and fault-injection tests
+ * page: one TCS, one SSA page and @nr_data data pages (offsets 2..),
+ * each filled with rw_pattern() of its index, word and a generation, so
+ * that expected contents are computed, never read back from the module.
+ */
+#ifndef ISGX_RW_ENCLAVE_H
+#define ISGX_RW_ENCLAVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "enclave.h"
+#include "isgx.h"
+
+#define RW_WORDS	(SGX_PAGE_SIZE / 8)
+/* In a mixed enclave, data page i is R only when i % 16 is RW_MIXED_R ... */
+#define RW_MIXED_R	13
+/* ... and has no permission at all when it is RW_MIXED_NONE. */
+#define RW_MIXED_NONE	15
+
+struct rw_enclave {
+	struct isgx_enclave e;
+	unsigned int nr_data;
+	bool mixed;
+};
+
+/* The word @word of data page @page in generation @gen. */
+uint64_t rw_pattern(unsigned int page, unsigned int word, uint64_t gen);
+/* SECINFO flags of data page @i (RW, or as a mixed enclave has it). */
+uint64_t rw_data_secinfo(const struct rw_enclave *r, unsigned int i);
+/* Create and add, generation 0, no EINIT; 0 or the library's error (in @r->e). */
+int64_t rw_create(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed);
+/* Data page @i in the enclave's mapping. */
+uint64_t *rw_data_page(struct rw_enclave *r, unsigned int i);
+
+#endif /* ISGX_RW_ENCLAVE_H */
