@@ -15,6 +15,7 @@
 
 #include "arch.h"
 #include "epc.h"
+#include "lru.h"
 #include "proc.h"
 #include "va.h"
 
@@ -34,6 +35,8 @@
  * @flags:	ISGX_PAGE_WANTED while a fault waits for its EWB;
  *		ISGX_PAGE_RECLAIMING from EBLOCK until its EWB is done or
  *		given up; encl->lock (waited on with wait_var_event())
+ * @lru:	what the policy knows of it, resident or evicted (lru.c);
+ *		isgx_pager.lock
  */
 struct isgx_encl_page {
 	unsigned long addr;
@@ -42,6 +45,7 @@ struct isgx_encl_page {
 	struct isgx_encl *encl;
 	struct isgx_va_slot va_slot;
 	unsigned int flags;
+	struct isgx_lru_page lru;
 };
 
 /* isgx_encl_page.flags */

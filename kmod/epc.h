@@ -13,24 +13,16 @@
  * struct isgx_epc_page - descriptor of one EPC page
  * @va:		kernel virtual address of the page (fixed at init)
  * @pfn:	page frame number, for mapping it into an enclave (fixed)
- * @list:	free list entry while free (isgx_epc.lock), LRU entry while it
- *		holds an enclave page (isgx_pager.lock)
+ * @list:	free list entry while free (isgx_epc.lock)
  * @owner:	the enclave page (or VA page) using it; set by the allocator's
  *		caller, cleared on free
- * @flags:	ISGX_EPC_ACTIVE when on the pager's active list,
- *		ISGX_EPC_REFERENCED when found young once on the inactive
- *		list; isgx_pager.lock
  */
 struct isgx_epc_page {
 	void *va;
 	unsigned long pfn;
 	struct list_head list;
 	void *owner;
-	unsigned int flags;
 };
-
-#define ISGX_EPC_ACTIVE		BIT(0)
-#define ISGX_EPC_REFERENCED	BIT(1)
 
 int isgx_epc_init(void);
 void isgx_epc_exit(void);

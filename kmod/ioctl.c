@@ -257,6 +257,7 @@ static long isgx_encl_add_page(struct isgx_encl *encl, unsigned long addr,
 	page->addr = addr;
 	page->secinfo = secinfo->flags;
 	page->encl = encl;
+	INIT_LIST_HEAD(&page->lru.link);
 	epc->owner = page;
 
 	pginfo.addr = addr;

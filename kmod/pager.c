@@ -112,6 +112,7 @@
 
 #include "encl.h"
 #include "encls.h"
+#include "lru.h"
 #include "pager.h"
 #include "proc.h"
 #include "stats.h"
@@ -148,12 +149,14 @@ static unsigned int fault_stall_ms = 10000;
 
 enum isgx_policy {
 	ISGX_POLICY_DEFAULT,
+	ISGX_POLICY_TWOLIST,
 	ISGX_POLICY_FIFO16,
 	ISGX_POLICY_SEED,
 };
 
 static const char * const isgx_policy_names[] = {
 	[ISGX_POLICY_DEFAULT] = "default",
+	[ISGX_POLICY_TWOLIST] = "twolist",
 	[ISGX_POLICY_FIFO16] = "fifo16",
 	[ISGX_POLICY_SEED] = "seed",
 };
@@ -180,12 +183,27 @@ static const struct kernel_param_ops isgx_policy_ops = {
 	.get = isgx_policy_get,
 };
 module_param_cb(policy, &isgx_policy_ops, NULL, 0644);
-MODULE_PARM_DESC(policy, "Eviction policy: default (two-list aging), fifo16 (upstream baseline) or seed (2016 driver baseline)");
+MODULE_PARM_DESC(policy, "Eviction policy: default (hot/cold with non-resident history), twolist (two-list aging), fifo16 (upstream baseline) or seed (2016 driver baseline)");
 
 /* The baselines are the upstream and 2016 reclaimers: their constants. */
 static bool isgx_policy_baseline(void)
 {
-	return READ_ONCE(policy) != ISGX_POLICY_DEFAULT;
+	int p = READ_ONCE(policy);
+
+	return p == ISGX_POLICY_FIFO16 || p == ISGX_POLICY_SEED;
+}
+
+/* How the policy uses a process's lists (lru.c). */
+static enum isgx_lru_mode isgx_lru_mode(void)
+{
+	switch (READ_ONCE(policy)) {
+	case ISGX_POLICY_DEFAULT:
+		return ISGX_LRU_HISTORY;
+	case ISGX_POLICY_TWOLIST:
+		return ISGX_LRU_TWOLIST;
+	default:
+		return ISGX_LRU_FIFO;
+	}
 }
 
 static unsigned int isgx_batch(void)
@@ -217,15 +235,14 @@ static unsigned int isgx_fault_around(void)
 
 /**
  * struct isgx_pager - state of the pager
- * @lock:		protects the lists and their counts
- * @active:		resident pages used at least twice, oldest first
- * @inactive:		other resident pages, oldest first
- * @nr_active:		pages on @active
- * @nr_inactive:	pages on @inactive
+ * @lock:		protects every process's lists (isgx_proc.lru) and
+ *			every page's isgx_encl_page.lru
  * @lock_since:		when @lock was last taken (local_clock()), for its
  *			hold statistics; @lock
  * @nr_tracked:		pages ever made resident (isgx_pager_track());
  *			written under @lock, read locklessly
+ * @nr_untracked:	pages ever freed while resident
+ *			(isgx_pager_untrack()) or evicted; @lock
  * @swapd:		the kisgxswapd thread
  * @swapd_wq:		kisgxswapd sleeps here
  * @stuck_since:	jiffies (never 0) since which every kisgxswapd round
@@ -238,11 +255,8 @@ static unsigned int isgx_fault_around(void)
 struct isgx_pager {
 	spinlock_t lock;
 	u64 lock_since;
-	struct list_head active;
-	struct list_head inactive;
-	unsigned long nr_active;
-	unsigned long nr_inactive;
 	unsigned long nr_tracked;
+	unsigned long nr_untracked;
 	struct task_struct *swapd;
 	wait_queue_head_t swapd_wq;
 	unsigned long stuck_since;
@@ -310,7 +324,7 @@ static const struct kernel_param_ops isgx_pager_param_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(batch, &isgx_pager_param_ops, &batch, 0644);
-MODULE_PARM_DESC(batch, "Pages evicted per reclaim pass (1..512; default EPC/16 within 16..512)");
+MODULE_PARM_DESC(batch, "Pages evicted per reclaim pass (1..512; default EPC/32 within 64..512, at most EPC/8)");
 module_param_cb(low_mark, &isgx_pager_param_ops, &low_mark, 0644);
 MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32)");
 module_param_cb(high_mark, &isgx_pager_param_ops, &high_mark, 0644);
@@ -330,7 +344,7 @@ struct isgx_victim {
 	struct isgx_backing backing;
 	bool blocked;
 	bool has_backing;
-	bool young;
+	bool young;		/* found young, and the policy counts it */
 };
 
 /*
@@ -381,51 +395,8 @@ static bool isgx_pager_below_low(void)
 	return isgx_epc_nr_free() < isgx_low_mark();
 }
 
-/* Put @epc at the young end of a list.  isgx_pager.lock held. */
-static void __isgx_pager_add(struct isgx_epc_page *epc, bool active)
-{
-	if (active) {
-		epc->flags |= ISGX_EPC_ACTIVE;
-		list_add_tail(&epc->list, &isgx_pager.active);
-		isgx_pager.nr_active++;
-	} else {
-		epc->flags &= ~ISGX_EPC_ACTIVE;
-		list_add_tail(&epc->list, &isgx_pager.inactive);
-		isgx_pager.nr_inactive++;
-	}
-}
-
-/*
- * A victim that was not evicted goes back.  A young one is promoted only
- * if it was found young before too: the access that loaded a page (or
- * first mapped it) leaves its young bit set, and a page used once must
- * not look like a page used twice, or a scan would fill the active list.
- * isgx_pager.lock held.
- */
-static void isgx_pager_readd(struct isgx_epc_page *epc, bool young)
-{
-	if (young && (epc->flags & ISGX_EPC_REFERENCED)) {
-		epc->flags &= ~ISGX_EPC_REFERENCED;
-		__isgx_pager_add(epc, true);
-		return;
-	}
-	if (young)
-		epc->flags |= ISGX_EPC_REFERENCED;
-	__isgx_pager_add(epc, false);
-}
-
-/* Take @epc off its list.  isgx_pager.lock held. */
-static void __isgx_pager_del(struct isgx_epc_page *epc)
-{
-	list_del_init(&epc->list);
-	if (epc->flags & ISGX_EPC_ACTIVE)
-		isgx_pager.nr_active--;
-	else
-		isgx_pager.nr_inactive--;
-}
-
 /**
- * isgx_pager_track() - put a newly resident enclave page on the inactive list
+ * isgx_pager_track() - put a newly resident enclave page on its process's lists
  * @epc:	its EPC page, owner set to the isgx_encl_page
  *
  * Context: encl->lock held; takes isgx_pager.lock.
@@ -433,12 +404,12 @@ static void __isgx_pager_del(struct isgx_epc_page *epc)
 void isgx_pager_track(struct isgx_epc_page *epc)
 {
 	struct isgx_encl_page *page = epc->owner;
+	struct isgx_proc *proc = page->encl->proc;
 
-	isgx_proc_charge(page->encl->proc, 1);
+	isgx_proc_charge(proc, 1);
 	page->encl->nr_resident++;
-	epc->flags &= ~ISGX_EPC_REFERENCED;
 	isgx_pager_lock();
-	__isgx_pager_add(epc, false);
+	isgx_lru_add(&proc->lru, &page->lru, isgx_lru_mode(), isgx_batch());
 	isgx_pager.nr_tracked++;
 	isgx_pager_unlock();
 	/*
@@ -451,7 +422,7 @@ void isgx_pager_track(struct isgx_epc_page *epc)
 }
 
 /**
- * isgx_pager_untrack() - take a page off its list, if it is on one
+ * isgx_pager_untrack() - take a page off its process's lists, if it is on one
  * @epc:	its EPC page, about to be freed
  *
  * A page isolated by a reclaim pass is on no list; the pass holds a
@@ -467,8 +438,8 @@ void isgx_pager_untrack(struct isgx_epc_page *epc)
 	isgx_proc_charge(page->encl->proc, -1);
 	page->encl->nr_resident--;
 	isgx_pager_lock();
-	if (!list_empty(&epc->list))
-		__isgx_pager_del(epc);
+	isgx_lru_del(&page->encl->proc->lru, &page->lru);
+	isgx_pager.nr_untracked++;
 	isgx_pager_unlock();
 }
 
@@ -1226,74 +1197,46 @@ int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc)
 	return 0;
 }
 
-/**
- * struct isgx_pick - which pages a reclaim pass may take
- * @proc:	only pages of this process (NULL: any)
- * @min_pages:	only pages of processes holding at least this many
- * @encl:	only pages of this enclave (NULL: any); with @one_encl set
- *		to the enclave of the first page taken
- * @one_encl:	take the pages of one enclave only
- */
-struct isgx_pick {
-	struct isgx_proc *proc;
-	unsigned long min_pages;
-	struct isgx_encl *encl;
-	bool one_encl;
-};
-
-static bool isgx_pick_ok(const struct isgx_pick *pick, struct isgx_encl *encl)
-{
-	if (!pick)
-		return true;
-	if (pick->proc && encl->proc != pick->proc)
-		return false;
-	if (pick->encl && encl != pick->encl)
-		return false;
-	return isgx_proc_nr_pages(encl->proc) >= pick->min_pages;
-}
-
 /*
- * Take up to @nr pages that @pick allows from the old end of @list, with
- * enclave references.  Pages it does not allow stay where they are.
+ * Take up to @nr pages from the head of @proc's hot or cold list, with
+ * enclave references: O(@nr), plus the pages of dead enclaves it drops on
+ * the way.  With @one_encl (seed), only pages of the enclave of the first
+ * one: the first page of another enclave ends the isolation and stays at
+ * the head.
  */
-static unsigned long isgx_pager_isolate(struct list_head *list, struct isgx_victim *victims,
-					unsigned long nr, struct isgx_pick *pick)
+static unsigned long isgx_pager_isolate(struct isgx_proc *proc, bool hot,
+					struct isgx_victim *victims, unsigned long nr,
+					bool one_encl)
 {
-	struct isgx_epc_page *epc, *tmp;
+	struct isgx_lru_page *p;
 	unsigned long n = 0;
 
 	isgx_pager_lock();
-	list_for_each_entry_safe(epc, tmp, list, list) {
-		struct isgx_encl_page *page = epc->owner;
+	while (n < nr && (p = isgx_lru_isolate(&proc->lru, hot))) {
+		struct isgx_encl_page *page = container_of(p, struct isgx_encl_page, lru);
+		struct isgx_encl *encl = page->encl;
 
-		if (n == nr)
-			break;
 		/*
 		 * Pages of a destroyed enclave (isgx_victim_block() refuses
 		 * them) or of one the EPC was lost under (EBLOCK would fault)
-		 * are never evicted: off the LRU for good, freed with their
+		 * are never evicted: off the lists for good, freed with their
 		 * enclave.  (The hw backend cannot tell a lost enclave: its
 		 * pages stay, and kisgxswapd's stuck rounds bound the cost.)
 		 */
-		if ((READ_ONCE(page->encl->flags) & ISGX_ENCL_DEAD) ||
-		    isgx_encl_power_lost(page->encl)) {
-			__isgx_pager_del(epc);
+		if ((READ_ONCE(encl->flags) & ISGX_ENCL_DEAD) || isgx_encl_power_lost(encl))
 			continue;
+		if (one_encl && n && encl != victims[0].encl) {
+			isgx_lru_unisolate(&proc->lru, p);
+			break;
 		}
-		if (!isgx_pick_ok(pick, page->encl))
-			continue;
-		__isgx_pager_del(epc);
 		/* An enclave on its way out frees its own pages. */
-		if (!kref_get_unless_zero(&page->encl->refcount))
+		if (!kref_get_unless_zero(&encl->refcount))
 			continue;
-		if (pick && pick->one_encl)
-			pick->encl = page->encl;
-		victims[n] = (struct isgx_victim){
-			.epc = epc,
+		victims[n++] = (struct isgx_victim){
+			.epc = READ_ONCE(page->epc_page),
 			.page = page,
-			.encl = page->encl,
+			.encl = encl,
 		};
-		n++;
 	}
 	isgx_pager_unlock();
 	return n;
@@ -1312,6 +1255,21 @@ static void isgx_victims_group(struct isgx_victim *v, unsigned long n)
 		v[j] = tmp;
 	}
 }
+
+/* The end of the group of v[@first]'s enclave (isgx_victims_group()). */
+static unsigned long isgx_victims_group_end(const struct isgx_victim *v, unsigned long n,
+					    unsigned long first)
+{
+	unsigned long last = first;
+
+	while (last < n && v[last].encl == v[first].encl)
+		last++;
+	return last;
+}
+
+#define for_each_victim_group(v, n, first, last)				\
+	for ((first) = 0; (first) < (n) && ((last) = isgx_victims_group_end(v, n, first), 1); \
+	     (first) = (last))
 
 /*
  * Lock the mm of @encl for reading.  Only kisgxswapd waits for it: a
@@ -1344,28 +1302,35 @@ static void isgx_encl_mm_unlock(struct isgx_encl *encl)
 	mmput_async(encl->mm);
 }
 
-/*
- * Age the oldest @nr pages of the active list: harvest their young bits,
- * one mm lock and one enclave lock round per enclave; young pages rotate,
- * the others move to the inactive list.  Waits for an enclave lock are
- * charged to ISGX_RECLAIM_WAIT on @c, the rest to ISGX_RECLAIM_AGE.
- */
-static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr,
-				  struct isgx_reclaim_clock *c)
+/* Drop the victims' enclave references: the last one frees an enclave. */
+static void isgx_victims_put(struct isgx_victim *v, unsigned long n)
 {
-	unsigned long n = isgx_pager_isolate(&isgx_pager.active, v, nr, NULL);
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		isgx_encl_put(v[i].encl);
+}
+
+/*
+ * The hot hand: move it over the oldest @nr hot pages of @proc, harvesting
+ * their young bits (one mm lock and one enclave lock round per enclave),
+ * and let the policy keep or demote each (isgx_lru_aged()).  Waits for an
+ * enclave lock are charged to ISGX_RECLAIM_WAIT on @c, the rest to
+ * ISGX_RECLAIM_AGE.
+ */
+static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsigned long nr,
+			   struct isgx_reclaim_clock *c)
+{
+	unsigned long n = isgx_pager_isolate(proc, true, v, nr, false);
 	unsigned long first, last, i;
 
 	isgx_victims_group(v, n);
-	for (first = 0; first < n; first = last) {
+	for_each_victim_group(v, n, first, last) {
 		struct isgx_encl *encl = v[first].encl;
-		bool locked = isgx_encl_mm_trylock(encl);
 		struct isgx_pte_clear age = { .mm = encl->mm };
 
-		for (last = first; last < n && v[last].encl == encl; last++)
-			;
-		if (!locked) {
-			/* No information: keep them active. */
+		if (!isgx_encl_mm_trylock(encl)) {
+			/* No information: keep them hot. */
 			for (i = first; i < last; i++)
 				v[i].young = true;
 			continue;
@@ -1383,59 +1348,177 @@ static void isgx_pager_age_active(struct isgx_victim *v, unsigned long nr,
 		isgx_encl_mm_unlock(encl);
 	}
 	isgx_pager_lock();
-	for (i = 0; i < n; i++) {
-		if (!v[i].young)
-			v[i].epc->flags &= ~ISGX_EPC_REFERENCED;
-		__isgx_pager_add(v[i].epc, v[i].young);
-	}
+	for (i = 0; i < n; i++)
+		isgx_lru_aged(&proc->lru, &v[i].page->lru, v[i].young);
 	isgx_pager_unlock();
 	isgx_clock_lap(c, ISGX_RECLAIM_AGE);
 	/* A last reference frees an enclave: no phase of the pass. */
-	for (i = 0; i < n; i++)
-		isgx_encl_put(v[i].encl);
+	isgx_victims_put(v, n);
 	isgx_clock_skip(c);
 }
 
 /*
- * The victims of a pass.  default: the oldest inactive pages of the
- * processes at or above their fair share, else the oldest of any; seed:
- * the oldest pages of one enclave of the next process in round robin;
- * fifo16: the oldest pages.  A pass for one process (@pick->proc) takes
- * only its pages.  The active list is a last resort (a switch from
- * default leaves pages on it).
+ * Phase 0, isolate: the hot hand moves as the policy asks, then up to @nr
+ * victims are taken from the cold list, topped up from the hot one when
+ * the cold list runs short.  Victims are grouped by enclave.
  */
-static unsigned long isgx_pager_pick(struct isgx_victim *v, unsigned long nr,
-				     struct isgx_pick *pick)
+static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_victim *v,
+					  unsigned long nr, struct isgx_reclaim_clock *c)
 {
-	struct isgx_pick fair = {}, rr = { .one_encl = true };
-	unsigned long n = 0;
+	bool one_encl = READ_ONCE(policy) == ISGX_POLICY_SEED;
+	enum isgx_lru_mode mode = isgx_lru_mode();
+	unsigned long n, nr_age;
 
-	if (!pick && READ_ONCE(policy) == ISGX_POLICY_DEFAULT) {
-		fair.min_pages = isgx_proc_fair_share();
-		n = isgx_pager_isolate(&isgx_pager.inactive, v, nr, &fair);
-	} else if (!pick && READ_ONCE(policy) == ISGX_POLICY_SEED) {
-		rr.proc = isgx_proc_next();
-		if (rr.proc)
-			n = isgx_pager_isolate(&isgx_pager.inactive, v, nr, &rr);
-	}
-	if (!n)
-		n = isgx_pager_isolate(&isgx_pager.inactive, v, nr, pick);
-	if (!n)
-		n = isgx_pager_isolate(&isgx_pager.active, v, nr, pick);
+	isgx_pager_lock();
+	nr_age = isgx_lru_nr_to_age(&proc->lru, mode, nr);
+	isgx_pager_unlock();
+	if (nr_age)
+		isgx_pager_age(proc, v, nr_age, c);
+	n = isgx_pager_isolate(proc, false, v, nr, one_encl);
+	if (n < nr && !(one_encl && n))
+		n += isgx_pager_isolate(proc, true, v + n, nr - n, one_encl);
+	isgx_stat_add(nr_scanned, n);
+	isgx_victims_group(v, n);
+	isgx_clock_lap(c, ISGX_RECLAIM_ISOLATE);
 	return n;
 }
 
 /*
- * One pass: isolate up to @nr_to_scan victims that @pick allows (NULL:
- * the policy chooses) and evict them.  Its time goes to the phases of
- * debugfs ns_reclaim_* (see struct isgx_reclaim_clock).  Context: process
- * context, may sleep; no enclave lock held.  Returns the number evicted.
+ * Phase 1 for the victims v[@first..@last) of one enclave: young check,
+ * PTE clear, EBLOCK, under the enclave's mm and encl->lock.  A young bit
+ * the policy does not count (a page just made resident) is no reprieve.
+ * Return: the number blocked.
  */
-static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool force,
-					     struct isgx_pick *pick)
+static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long first,
+					unsigned long last, bool force,
+					struct isgx_reclaim_clock *c)
 {
-	bool two_lists = READ_ONCE(policy) == ISGX_POLICY_DEFAULT;
-	unsigned long n, i, k, first, last, nr_evicted = 0;
+	struct isgx_encl *encl = v[first].encl;
+	bool locked = isgx_encl_mm_trylock(encl);
+	enum isgx_lru_mode mode = isgx_lru_mode();
+	unsigned long i, nr_blocked = 0;
+
+	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_BLOCK);
+	for (i = first; locked && i < last; i++) {
+		struct isgx_pte_clear clear = {
+			.mm = encl->mm,
+			.force = force || !isgx_lru_young_counts(&v[i].page->lru, mode),
+			.clear = true,
+		};
+
+		if (v[i].slot.page && isgx_victim_block(&v[i], &clear)) {
+			v[i].blocked = true;
+			nr_blocked++;
+		}
+	}
+	mutex_unlock(&encl->lock);
+	if (locked)
+		isgx_encl_mm_unlock(encl);
+	isgx_clock_lap(c, ISGX_RECLAIM_BLOCK);
+	return nr_blocked;
+}
+
+/* Backing I/O without encl->lock: faults of the enclave go on. */
+static void isgx_reclaim_backing(struct isgx_victim *v, unsigned long first,
+				 unsigned long last, struct isgx_reclaim_clock *c)
+{
+	unsigned long i;
+
+	for (i = first; i < last; i++)
+		v[i].has_backing = v[i].blocked &&
+				   !isgx_backing_get(v[i].encl, v[i].page, &v[i].backing);
+	isgx_clock_lap(c, ISGX_RECLAIM_BACKING);
+}
+
+/* An evicted victim leaves its history with the policy.  encl->lock held. */
+static void isgx_victim_evicted(struct isgx_victim *v)
+{
+	struct isgx_encl *encl = v->encl;
+
+	isgx_proc_charge(encl->proc, -1);
+	encl->nr_resident--;
+	isgx_epc_release_evicted(v->epc);
+	v->epc = NULL;
+	/* Before encl->lock goes: a fault may load it again at once. */
+	isgx_pager_lock();
+	isgx_lru_evicted(&encl->proc->lru, &v->page->lru);
+	isgx_pager.nr_untracked++;
+	isgx_pager_unlock();
+}
+
+/*
+ * Phases 2 and 3 for the @nr_blocked blocked victims of v[@first..@last):
+ * one ETRACK and kick, then their EWBs, under encl->lock, given up every
+ * few EWBs so that faults of the enclave go on, and a page a fault waits
+ * for is written next (the tracking cycle stays valid).  Then the SECS,
+ * if the enclave has no resident page left.  Return: the number evicted.
+ */
+static unsigned long isgx_reclaim_write(struct isgx_victim *v, unsigned long first,
+					unsigned long last, unsigned long nr_blocked,
+					struct isgx_reclaim_clock *c)
+{
+	struct isgx_encl *encl = v[first].encl;
+	unsigned long i, k, nr_evicted = 0;
+
+	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_BACKING);
+	isgx_encl_track(encl);
+	isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
+	for (k = 0; k < nr_blocked; k++) {
+		i = isgx_victim_next(v, first, last);
+		v[i].blocked = false;
+		if (isgx_victim_write(&v[i], c)) {
+			isgx_emu_inject_point(ISGX_EMU_POINT_WRITTEN);	/* tests */
+			isgx_victim_evicted(&v[i]);
+			nr_evicted++;
+		}
+		if ((k + 1) % ISGX_EWB_PER_LOCK == 0 && k + 1 < nr_blocked) {
+			mutex_unlock(&encl->lock);
+			cond_resched();
+			isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_EWB);
+		}
+	}
+	isgx_encl_secs_evict(encl);
+	mutex_unlock(&encl->lock);
+	isgx_clock_lap(c, ISGX_RECLAIM_EWB);
+	return nr_evicted;
+}
+
+/*
+ * Phase 4: victims not evicted go back to the policy (a young one may be
+ * promoted, a failure goes to the cold tail), the VA slots of the pass go
+ * back to the pool, and only then the enclave references are dropped:
+ * the last one releases the enclave, which frees every page it has,
+ * including later victims of this pass, so none may be touched after it.
+ */
+static void isgx_reclaim_putback(struct isgx_proc *proc, struct isgx_victim *v,
+				 unsigned long n, struct isgx_reclaim_clock *c)
+{
+	enum isgx_lru_mode mode = isgx_lru_mode();
+	unsigned long i;
+
+	isgx_pager_lock();
+	for (i = 0; i < n; i++)
+		if (v[i].epc)
+			isgx_lru_putback(&proc->lru, &v[i].page->lru, v[i].young, mode);
+	isgx_pager_unlock();
+	isgx_clock_lap(c, ISGX_RECLAIM_ISOLATE);
+	for (i = 0; i < n; i++)
+		isgx_va_slot_put(&v[i].slot);
+	isgx_clock_lap(c, ISGX_RECLAIM_EWB);
+	isgx_victims_put(v, n);
+}
+
+/*
+ * One pass over @proc's lists: isolate up to @nr_to_scan victims and
+ * evict them, phase by phase (see the top of this file).  Its time goes
+ * to the phases of debugfs ns_reclaim_* (struct isgx_reclaim_clock).
+ * Context: process context, may sleep; no enclave lock held.  Returns the
+ * number evicted.
+ */
+static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned long nr_to_scan,
+					     bool force)
+{
+	unsigned long n, i, first, last, nr_evicted = 0;
 	struct isgx_reclaim_clock c = {};
 	struct isgx_victim *v;
 
@@ -1447,13 +1530,7 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 	isgx_stat_inc(nr_reclaim_passes);
 	isgx_clock_skip(&c);
 
-	/* Keep the inactive list at least half as long as the active one. */
-	if (two_lists && 2 * READ_ONCE(isgx_pager.nr_inactive) < READ_ONCE(isgx_pager.nr_active))
-		isgx_pager_age_active(v, nr_to_scan, &c);
-	n = isgx_pager_pick(v, nr_to_scan, pick);
-	isgx_stat_add(nr_scanned, n);
-	isgx_victims_group(v, n);
-	isgx_clock_lap(&c, ISGX_RECLAIM_ISOLATE);
+	n = isgx_reclaim_isolate(proc, v, nr_to_scan, &c);
 
 	/* VA slots first: taking one may allocate, and so reclaim. */
 	for (i = 0; i < n; i++)
@@ -1461,86 +1538,17 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
 			break;
 	isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
 
-	for (first = 0; first < n; first = last) {
-		struct isgx_encl *encl = v[first].encl;
-		bool locked = isgx_encl_mm_trylock(encl);
-		struct isgx_pte_clear clear = { .mm = encl->mm, .force = force, .clear = true };
-		unsigned long nr_blocked = 0;
+	for_each_victim_group(v, n, first, last) {
+		unsigned long nr_blocked = isgx_reclaim_block(v, first, last, force, &c);
 
-		for (last = first; last < n && v[last].encl == encl; last++)
-			;
-		isgx_reclaim_encl_lock(encl, &c, ISGX_RECLAIM_BLOCK);
-		for (i = first; i < last; i++) {
-			if (locked && v[i].slot.page && isgx_victim_block(&v[i], &clear)) {
-				v[i].blocked = true;
-				nr_blocked++;
-			}
-		}
-		mutex_unlock(&encl->lock);
-		if (locked)
-			isgx_encl_mm_unlock(encl);
-		isgx_clock_lap(&c, ISGX_RECLAIM_BLOCK);
 		if (!nr_blocked)
 			continue;
-
-		/* Backing I/O without encl->lock: faults of this enclave go on. */
-		for (i = first; i < last; i++)
-			v[i].has_backing = v[i].blocked &&
-					   !isgx_backing_get(encl, v[i].page, &v[i].backing);
-		isgx_clock_lap(&c, ISGX_RECLAIM_BACKING);
+		isgx_reclaim_backing(v, first, last, &c);
 		isgx_emu_inject_point(ISGX_EMU_POINT_BLOCKED);	/* tests: power_loss_at */
-
-		/*
-		 * ETRACK and EWB under encl->lock, given up every few EWBs so
-		 * that faults of the enclave go on, and a page a fault waits
-		 * for is written next (the tracking cycle stays valid).
-		 */
-		isgx_reclaim_encl_lock(encl, &c, ISGX_RECLAIM_BACKING);
-		isgx_encl_track(encl);
-		isgx_clock_lap(&c, ISGX_RECLAIM_TRACK);
-		for (k = 0; k < nr_blocked; k++) {
-			i = isgx_victim_next(v, first, last);
-			v[i].blocked = false;
-			if (isgx_victim_write(&v[i], &c)) {
-				isgx_emu_inject_point(ISGX_EMU_POINT_WRITTEN);	/* tests */
-				isgx_proc_charge(encl->proc, -1);
-				encl->nr_resident--;
-				isgx_epc_release_evicted(v[i].epc);
-				nr_evicted++;
-				v[i].epc = NULL;
-			}
-			if ((k + 1) % ISGX_EWB_PER_LOCK == 0 && k + 1 < nr_blocked) {
-				mutex_unlock(&encl->lock);
-				cond_resched();
-				isgx_reclaim_encl_lock(encl, &c, ISGX_RECLAIM_EWB);
-			}
-		}
-		isgx_encl_secs_evict(encl);
-		mutex_unlock(&encl->lock);
-		isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
+		nr_evicted += isgx_reclaim_write(v, first, last, nr_blocked, &c);
 	}
 
-	/*
-	 * Not evicted: a young page is promoted (two lists) or gets its
-	 * second chance at the inactive tail (fifo16); a failure goes back
-	 * to the inactive tail.
-	 */
-	isgx_pager_lock();
-	for (i = 0; i < n; i++)
-		if (v[i].epc)
-			isgx_pager_readd(v[i].epc, two_lists && v[i].young);
-	isgx_pager_unlock();
-	isgx_clock_lap(&c, ISGX_RECLAIM_ISOLATE);
-	for (i = 0; i < n; i++)
-		isgx_va_slot_put(&v[i].slot);
-	isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
-	/*
-	 * Only now drop the references: the last one releases the enclave,
-	 * which frees every page it has, including later victims of this
-	 * batch, so none of them may be touched after it.
-	 */
-	for (i = 0; i < n; i++)
-		isgx_encl_put(v[i].encl);
+	isgx_reclaim_putback(proc, v, n, &c);
 	kvfree(v);
 	trace_reclaim_end(n, nr_evicted);
 	isgx_stats_reclaim_pass(c.ns, ktime_get_ns() - c.start);
@@ -1552,12 +1560,26 @@ static unsigned long isgx_pager_reclaim_pick(unsigned long nr_to_scan, bool forc
  * @nr_to_scan:	the batch size
  * @force:	evict victims even when their young bit is set
  *
+ * The victims come from one process: under the default and twolist
+ * policies the next, round robin, of those holding at least their fair
+ * share (resident pages / processes with any), so that a large working
+ * set churns its own pages and not a small one's; under fifo16 and seed
+ * the next of those holding any.
+ *
  * Context: process context, may sleep; no enclave lock held.
  * Return: the number of pages evicted.
  */
 unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 {
-	return isgx_pager_reclaim_pick(nr_to_scan, force, NULL);
+	unsigned long min_pages = isgx_policy_baseline() ? 1 : isgx_proc_fair_share();
+	struct isgx_proc *proc = isgx_proc_next(min_pages);
+	unsigned long nr;
+
+	if (!proc)
+		return 0;
+	nr = isgx_pager_reclaim_proc(proc, nr_to_scan, force);
+	isgx_proc_put(proc);
+	return nr;
 }
 
 /**
@@ -1575,11 +1597,10 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
  */
 int isgx_pager_make_room(struct isgx_encl *encl)
 {
-	struct isgx_pick own = { .proc = encl->proc };
 	int i;
 
 	for (i = 0; i < 4 && isgx_proc_over_limit(encl->proc); i++)
-		isgx_pager_reclaim_pick(isgx_batch(), i > 0, &own);
+		isgx_pager_reclaim_proc(encl->proc, isgx_batch(), i > 0);
 	return isgx_proc_over_limit(encl->proc) ? -EBUSY : 0;
 }
 
@@ -1653,16 +1674,16 @@ int isgx_pager_init(void)
 	unsigned long total = isgx_epc_nr_total();
 
 	spin_lock_init(&isgx_pager.lock);
-	INIT_LIST_HEAD(&isgx_pager.active);
-	INIT_LIST_HEAD(&isgx_pager.inactive);
 	init_waitqueue_head(&isgx_pager.swapd_wq);
 	/*
 	 * One ETRACK and one IPI round per enclave per batch: the larger the
-	 * batch, the cheaper each eviction, as long as a batch stays a small
-	 * part of the EPC.
+	 * batch, the cheaper each eviction, but the free pages a batch leaves
+	 * and the cold pages that refill them hold nothing useful (lru.c): 64
+	 * pages (one ETRACK per 64 evictions) up to 64 k pages of EPC, 1/32 of
+	 * it beyond, and at most 1/8 of a small EPC.
 	 */
 	if (!batch)
-		batch = clamp(total / 16, 16UL, 512UL);
+		batch = min(clamp(total / 32, 64UL, 512UL), max(16UL, total / 8));
 	if (!low_mark)
 		low_mark = min(total / 2, max(32UL, total / 64));
 	if (!high_mark)
@@ -1688,6 +1709,7 @@ int isgx_pager_init(void)
 void isgx_pager_exit(void)
 {
 	kthread_stop(isgx_pager.swapd);
-	WARN_ONCE(isgx_pager.nr_active || isgx_pager.nr_inactive,
-		  "pages left on the pager's lists at exit\n");
+	WARN_ONCE(isgx_pager.nr_tracked != isgx_pager.nr_untracked,
+		  "%lu pages left on the pager's lists at exit\n",
+		  isgx_pager.nr_tracked - isgx_pager.nr_untracked);
 }

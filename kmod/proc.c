@@ -196,6 +196,7 @@ struct isgx_proc *isgx_proc_get(struct mm_struct *mm)
 	}
 	if (new) {
 		kref_init(&new->refcount);
+		isgx_lru_init(&new->lru);
 		new->mm = mm;
 		new->tgid = task_tgid_nr(current);
 		list_add_tail(&new->link, &isgx_procs);
@@ -273,26 +274,31 @@ unsigned long isgx_proc_fair_share(void)
 
 /**
  * isgx_proc_next() - the next process holding pages, round robin
+ * @min_pages:	only a process holding at least this many (and at least one)
  *
  * The account moves to the tail, so that the next call names another.
  *
  * Context: any; takes isgx_procs_lock.
- * Return: the account, without a reference: only to be compared with
- * the accounts of enclaves that are held; NULL when none holds a page.
+ * Return: the account, with a reference (isgx_proc_put()); NULL when none
+ * holds as many pages.
  */
-struct isgx_proc *isgx_proc_next(void)
+struct isgx_proc *isgx_proc_next(unsigned long min_pages)
 {
 	struct isgx_proc *proc, *found = NULL;
 
+	min_pages = max(1UL, min_pages);
 	spin_lock(&isgx_procs_lock);
 	list_for_each_entry(proc, &isgx_procs, link) {
-		if (isgx_proc_nr_pages(proc)) {
+		if (isgx_proc_nr_pages(proc) >= min_pages) {
 			found = proc;
 			break;
 		}
 	}
-	if (found)
+	if (found) {
 		list_move_tail(&found->link, &isgx_procs);
+		/* Released only under isgx_procs_lock: still counted. */
+		kref_get(&found->refcount);
+	}
 	spin_unlock(&isgx_procs_lock);
 	return found;
 }

@@ -8,6 +8,8 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+#include "lru.h"
+
 struct mm_struct;
 
 /**
@@ -20,6 +22,8 @@ struct mm_struct;
  * @nr_pages:	resident pages of its enclaves (SECS, REG and TCS)
  * @nr_unevictable: its enclaves not yet initialised, each holding a SECS
  *		page no reclaim can take (isgx_proc_pin())
+ * @lru:	its resident REG and TCS pages, for the policy (lru.c);
+ *		isgx_pager.lock
  */
 struct isgx_proc {
 	struct list_head link;
@@ -28,12 +32,13 @@ struct isgx_proc {
 	pid_t tgid;
 	atomic_long_t nr_pages;
 	atomic_long_t nr_unevictable;
+	struct isgx_lru lru;
 };
 
 struct isgx_proc *isgx_proc_get(struct mm_struct *mm);
 void isgx_proc_put(struct isgx_proc *proc);
 unsigned long isgx_proc_fair_share(void);
-struct isgx_proc *isgx_proc_next(void);
+struct isgx_proc *isgx_proc_next(unsigned long min_pages);
 void isgx_proc_debugfs_init(struct dentry *dir);
 int isgx_proc_init(void);
 int isgx_proc_pin(struct isgx_proc *proc);

@@ -1,9 +1,20 @@
 # shellcheck shell=bash
 # Helpers shared by the scripts; sourced, never run.
 
-# isgx_kver: the version of the newest installed Debian amd64 kernel headers.
+# isgx_kver: the version of Debian's stock amd64 kernel headers (ISGX_KVER overrides).
 isgx_kver() {
 	local d v best=
+	# Debian's stock kernel: the one the linux-headers-amd64 package names
+	# (a newer headers tree, e.g. from backports, is not the stock one).
+	v=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+		sed -n 's/^linux-headers-\([^ ,]*-amd64\).*/\1/p')
+	if [ -n "${ISGX_KVER:-}" ]; then
+		v=$ISGX_KVER
+	fi
+	if [ -n "$v" ] && [ -d "/usr/src/linux-headers-$v" ]; then
+		echo "$v"
+		return 0
+	fi
 	for d in /usr/src/linux-headers-*-amd64; do
 		[ -d "$d" ] || continue
 		v=${d#/usr/src/linux-headers-}
