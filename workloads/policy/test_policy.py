@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""unit.policy: the policy core (kmod/lru.c, built into policy-replay)
+replayed on wsgen's traces, checked two ways:
+
+1. against bench/policy-model, the same policies written independently:
+   fault counts within TOLERANCE (both are deterministic; a difference
+   means one of them does not do what lru.c's essay says);
+2. against what the essay claims: on a loop the default policy is within
+   2 % of (N - C + low + batch) / (N - C) x Belady's MIN, never worse than
+   twolist on loops and the scan, and at most 3 % worse than the better of
+   twolist and fifo on Zipf, uniform and hot/cold.
+
+TAP output; exits non-zero when a check fails.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TOLERANCE = 0.005          # fault counts: policy-replay vs policy-model
+CAPACITY, BATCH, LOW, HIGH = 2040, 64, 32, 64
+CASES = [('loop', 1.25, [1]), ('loop', 2.0, [1]), ('scan', 2.0, [1, 2]),
+         ('zipf', 2.0, [1, 2, 3]), ('uniform', 2.0, [1, 2]), ('hotcold', 2.0, [1, 2])]
+POLICIES = ['default', 'twolist', 'fifo']
+
+n = 0
+failed = 0
+
+
+def check(ok, what):
+    global n, failed
+    n += 1
+    print('%s %d - %s' % ('ok' if ok else 'not ok', n, what))
+    if not ok:
+        failed += 1
+
+
+def replay(exe, pattern, ratio, seed, policy, trace_out=None):
+    cmd = [exe, '--pattern=' + pattern, '--ratio=%g' % ratio, '--seed=%d' % seed,
+           '--capacity=%d' % CAPACITY, '--batch=%d' % BATCH, '--low=%d' % LOW,
+           '--high=%d' % HIGH, '--policy=' + policy]
+    if trace_out:
+        cmd.append('--trace-out=' + trace_out)
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return {k: v for k, v in re.findall(r'(\w+)=(\S+)', out)}
+
+
+def model(exe, trace, warm, policy):
+    out = subprocess.run([sys.executable, exe, '--trace=' + trace, '--warm=%d' % warm,
+                          '--capacity=%d' % CAPACITY, '--batch=%d' % BATCH,
+                          '--low=%d' % LOW, '--high=%d' % HIGH, '--policy=' + policy],
+                         check=True, capture_output=True, text=True).stdout
+    return int(re.search(r'faults=(\d+)', out).group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--replay', required=True)
+    ap.add_argument('--model', required=True)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for pattern, ratio, seeds in CASES:
+            for seed in seeds:
+                trace = os.path.join(tmp, 'trace')
+                r = {}
+                for policy in POLICIES:
+                    r[policy] = replay(a.replay, pattern, ratio, seed, policy,
+                                       trace if policy == POLICIES[0] else None)
+                nr_pages = int(ratio * 2048)
+                warm = 10 * nr_pages
+                name = '%s %.2fx seed %d' % (pattern, ratio, seed)
+                ratios = {p: float(r[p]['ratio_min']) for p in POLICIES}
+                print('# %s: faults / MIN %s (MIN %s)' % (
+                    name, ' '.join('%s %.3f' % (p, ratios[p]) for p in POLICIES), r['default']['min']))
+                for policy in POLICIES:
+                    c, m = int(r[policy]['faults']), model(a.model, trace, warm, policy)
+                    check(abs(c - m) <= TOLERANCE * m,
+                          '%s %s: lru.c %d faults, model %d' % (name, policy, c, m))
+                d = ratios['default']
+                if pattern in ('loop', 'scan'):
+                    check(d <= ratios['twolist'], '%s: default %.3f <= twolist %.3f' %
+                          (name, d, ratios['twolist']))
+                else:
+                    best = min(ratios['twolist'], ratios['fifo'])
+                    check(d <= 1.03 * best, '%s: default %.3f <= 1.03 x best baseline %.3f' %
+                          (name, d, best))
+                if pattern == 'loop':
+                    excess = nr_pages - CAPACITY
+                    bound = (excess + LOW + BATCH) / excess
+                    check(d <= 1.02 * bound, '%s: default %.3f within 2%% of the loop bound %.3f' %
+                          (name, d, bound))
+    print('1..%d' % n)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
