@@ -29,16 +29,18 @@
  *     less than 2 x (the process's resident pages) evictions ago (its
  *     "test period", bounded as CLOCK-Pro bounds its non-resident pages:
  *     a loop of twice the memory needs more than one memory of history)
- *     and the hot list has room: fewer than resident - batch pages, so
- *     that a batch of victims is always cold.  Otherwise it is cold.
+ *     and the cold list holds more than a round of reclaim evicts (the
+ *     batches that take the free count from below the low mark to above
+ *     the high one), so that the victims of a round are cold.  Otherwise
+ *     it is cold.
  *   - The hot hand moves at a steady pace, batch / 2 pages a pass, plus
  *     what the cold list lacks of a batch: a hot page not used since the
  *     hand last passed it is demoted, which makes room for a refault.
  *
  * Invariants: a page is on at most one list, and on none while a reclaim
  * pass holds it (isolated) or while it is evicted; nr_hot and nr_cold
- * count the lists; the hot list grows only into room (hot + batch <=
- * resident) or by a young demoted page coming back.
+ * count the lists; the hot list grows only into room (more cold pages
+ * than a round evicts) or by a young demoted page coming back.
  *
  * Why the room rule and the steady hand, not CLOCK-Pro's adaptive cold
  * target: with victims taken a batch at a time, a loop keeps a fixed hot
@@ -53,10 +55,12 @@
  * activating them all is what makes refault distance thrash on loops.
  *
  * What a batch costs.  A reclaim pass evicts a batch (one ETRACK for it),
- * and the free pages it leaves plus the cold pages that refill them before
- * the next pass (together about low_mark + batch) hold nothing useful:
- * so on a loop of N pages over a usable EPC of C the best this can do is
- * about (N - C + low_mark + batch) / (N - C) times Belady's MIN.
+ * and the free pages a round of passes leaves plus the cold pages that
+ * refill them before the next round (together about low_mark + the
+ * round's evictions, R = batch x ceil((high_mark - low_mark + 1) / batch))
+ * hold nothing useful: so on a loop of N pages over a usable EPC of C the
+ * best this can do is about (N - C + low_mark + R) / (N - C) times
+ * Belady's MIN.
  *
  * policy=twolist keeps the two-list aging this policy replaced (a page is
  * promoted when found young twice; the active list is aged when it holds
@@ -106,15 +110,16 @@ static bool isgx_lru_in_test(const struct isgx_lru *lru, const struct isgx_lru_p
  * @lru:	its process's lists
  * @p:		the page, on no list
  * @mode:	the policy
- * @batch:	pages a reclaim pass evicts: the cold pages to keep
+ * @cold_min:	the cold pages to keep: what a round of reclaim passes
+ *		evicts (the batches from below the low mark to above the high)
  *
  * Context: the caller serialises every call on @lru.
  */
 void isgx_lru_add(struct isgx_lru *lru, struct isgx_lru_page *p, enum isgx_lru_mode mode,
-		  unsigned long batch)
+		  unsigned long cold_min)
 {
 	bool hot = mode == ISGX_LRU_HISTORY && isgx_lru_in_test(lru, p) &&
-		   lru->nr_hot + batch < lru->nr_hot + lru->nr_cold;
+		   lru->nr_cold > cold_min;
 
 	p->flags &= ~(ISGX_LRU_EVICTED | ISGX_LRU_REFERENCED);
 	if (hot) {

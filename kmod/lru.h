@@ -42,8 +42,8 @@ struct isgx_lru_page {
 };
 
 #define ISGX_LRU_HOT		0x1	/* on (or isolated from) the hot list */
-#define ISGX_LRU_FRESH		0x2	/* made resident, not looked at since:
-					 * its young bit is the loading access */
+/* Made resident, not looked at since: its young bit is the loading access. */
+#define ISGX_LRU_FRESH		0x2
 #define ISGX_LRU_REFERENCED	0x4	/* twolist: found young once */
 #define ISGX_LRU_EVICTED	0x8	/* evicted, @evicted_at valid */
 
@@ -65,7 +65,7 @@ struct isgx_lru {
 
 void isgx_lru_init(struct isgx_lru *lru);
 void isgx_lru_add(struct isgx_lru *lru, struct isgx_lru_page *p, enum isgx_lru_mode mode,
-		  unsigned long batch);
+		  unsigned long cold_min);
 void isgx_lru_del(struct isgx_lru *lru, struct isgx_lru_page *p);
 struct isgx_lru_page *isgx_lru_isolate(struct isgx_lru *lru, bool hot);
 void isgx_lru_unisolate(struct isgx_lru *lru, struct isgx_lru_page *p);

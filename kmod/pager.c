@@ -221,6 +221,18 @@ static unsigned int isgx_high_mark(void)
 	return isgx_policy_baseline() ? 64 : READ_ONCE(high_mark);
 }
 
+/*
+ * Pages a kisgxswapd round evicts: the batches that take the free count
+ * from just below the low mark to the high one.  The policy keeps that
+ * many cold pages (lru.c).
+ */
+static unsigned long isgx_round_pages(void)
+{
+	unsigned long b = isgx_batch();
+
+	return b * DIV_ROUND_UP(isgx_high_mark() - isgx_low_mark() + 1, b);
+}
+
 /* Below this many free pages an allocation also reclaims itself. */
 static unsigned int isgx_min_mark(void)
 {
@@ -287,6 +299,23 @@ static void isgx_pager_unlock(void)
 {
 	isgx_stats_lru_lock_held(local_clock() - isgx_pager.lock_since);
 	spin_unlock(&isgx_pager.lock);
+}
+
+/* Pages a pass moves on or off the lists under one hold of the lock. */
+#define ISGX_LRU_LOCK_CHUNK	32
+
+/*
+ * Between two pages of a loop over a batch under isgx_pager.lock: every
+ * ISGX_LRU_LOCK_CHUNK pages, give the lock up for a moment, so that the
+ * longest hold is the same whatever the batch (and the EPC) size.
+ */
+static void isgx_pager_lock_break(unsigned long i)
+	__must_hold(&isgx_pager.lock)
+{
+	if (i % ISGX_LRU_LOCK_CHUNK == ISGX_LRU_LOCK_CHUNK - 1) {
+		isgx_pager_unlock();
+		isgx_pager_lock();
+	}
 }
 
 /*
@@ -409,7 +438,7 @@ void isgx_pager_track(struct isgx_epc_page *epc)
 	isgx_proc_charge(proc, 1);
 	page->encl->nr_resident++;
 	isgx_pager_lock();
-	isgx_lru_add(&proc->lru, &page->lru, isgx_lru_mode(), isgx_batch());
+	isgx_lru_add(&proc->lru, &page->lru, isgx_lru_mode(), isgx_round_pages());
 	isgx_pager.nr_tracked++;
 	isgx_pager_unlock();
 	/*
@@ -1237,6 +1266,7 @@ static unsigned long isgx_pager_isolate(struct isgx_proc *proc, bool hot,
 			.page = page,
 			.encl = encl,
 		};
+		isgx_pager_lock_break(n);
 	}
 	isgx_pager_unlock();
 	return n;
@@ -1348,8 +1378,10 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 		isgx_encl_mm_unlock(encl);
 	}
 	isgx_pager_lock();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		isgx_lru_aged(&proc->lru, &v[i].page->lru, v[i].young);
+		isgx_pager_lock_break(i);
+	}
 	isgx_pager_unlock();
 	isgx_clock_lap(c, ISGX_RECLAIM_AGE);
 	/* A last reference frees an enclave: no phase of the pass. */
@@ -1497,9 +1529,11 @@ static void isgx_reclaim_putback(struct isgx_proc *proc, struct isgx_victim *v,
 	unsigned long i;
 
 	isgx_pager_lock();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (v[i].epc)
 			isgx_lru_putback(&proc->lru, &v[i].page->lru, v[i].young, mode);
+		isgx_pager_lock_break(i);
+	}
 	isgx_pager_unlock();
 	isgx_clock_lap(c, ISGX_RECLAIM_ISOLATE);
 	for (i = 0; i < n; i++)

@@ -41,7 +41,7 @@ struct model {
 	struct model_page *pages;
 	struct isgx_lru lru;
 	enum isgx_lru_mode mode;
-	unsigned long batch, nr_free;
+	unsigned long batch, cold_min, nr_free;
 	struct isgx_lru_page **v;
 	bool *v_young;
 };
@@ -185,6 +185,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "policy-replay: need --batch > 0 and --low <= --high < --capacity\n");
 		return 2;
 	}
+	/* What a round from below low to high evicts, as the module counts it. */
+	m.cold_min = m.batch * ((high - low + 1 + m.batch - 1) / m.batch);
 	pat.name = pattern;
 	pat.nr_pages = (unsigned int)(ratio * 2048);
 	pat.hot = 2048 / 4;
@@ -238,7 +240,7 @@ int main(int argc, char **argv)
 		m.nr_free--;
 		pg->resident = true;
 		pg->young = true;
-		isgx_lru_add(&m.lru, &pg->lru, m.mode, m.batch);
+		isgx_lru_add(&m.lru, &pg->lru, m.mode, m.cold_min);
 		if (m.nr_free >= low)
 			continue;
 		while (m.nr_free < high)
