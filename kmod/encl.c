@@ -373,14 +373,16 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 					struct vm_fault *vmf)
 {
 	bool may_retry = vmf && (vmf->flags & FAULT_FLAG_ALLOW_RETRY);
-	bool need_secs = !encl->secs;
+	bool need_secs = !encl->secs, charged;
 	struct isgx_epc_page *epc, *secs = NULL;
 	struct isgx_backing b;
 	vm_fault_t ret;
 	int err;
 
 	mutex_unlock(&encl->lock);
-	err = isgx_pager_make_room(encl);
+	/* Charged before the page is taken: the limit holds for every thread. */
+	err = isgx_pager_charge(encl);
+	charged = !err;
 	if (err)
 		epc = ERR_PTR(err);
 	else
@@ -392,6 +394,10 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 			epc = secs;
 			secs = NULL;
 		}
+	}
+	if (IS_ERR(epc) && charged) {
+		isgx_proc_charge(encl->proc, -1);
+		charged = false;
 	}
 	/* No retry once the EPC has been stuck too long: SIGBUS below. */
 	if (IS_ERR(epc) && may_retry && !isgx_pager_fault_stalled(encl)) {
@@ -410,6 +416,7 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 	}
 	if (!IS_ERR(epc) && isgx_backing_get(encl, page, &b)) {
 		isgx_epc_release_evicted(epc);
+		isgx_proc_charge(encl->proc, -1);
 		epc = ERR_PTR(-ENOMEM);
 	}
 	mutex_lock(&encl->lock);
@@ -435,11 +442,14 @@ static vm_fault_t isgx_encl_load_locked(struct isgx_encl *encl,
 	err = isgx_pager_load(encl, page, epc, &b);
 	isgx_backing_put(&b, false);
 	ret = err == -EAGAIN ? 0 : err ? VM_FAULT_SIGBUS : 0;
-	if (err)
+	if (err) {
 		isgx_epc_free(epc);
+		isgx_proc_charge(encl->proc, -1);
+	}
 	goto out_secs;
 
 out_epc:
+	isgx_proc_charge(encl->proc, -1);
 	isgx_backing_put(&b, false);
 	/* The read may have made the pages again after the other load freed them. */
 	isgx_backing_free(encl, page);
@@ -566,13 +576,18 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 		a[n++].page = page;
 	}
 	mutex_unlock(&encl->lock);
-	n = min_t(unsigned long, n, isgx_proc_room(encl->proc));
 	for (i = 0; i < n; i++) {
-		a[i].epc = isgx_epc_alloc_around(a[i].page);
-		if (IS_ERR(a[i].epc))
+		/* Within the process's limit, never reclaiming for it. */
+		if (isgx_proc_try_charge(encl->proc))
 			break;
+		a[i].epc = isgx_epc_alloc_around(a[i].page);
+		if (IS_ERR(a[i].epc)) {
+			isgx_proc_charge(encl->proc, -1);
+			break;
+		}
 		if (isgx_backing_get(encl, a[i].page, &a[i].backing)) {
 			isgx_epc_release_evicted(a[i].epc);
+			isgx_proc_charge(encl->proc, -1);
 			break;
 		}
 	}
@@ -591,6 +606,7 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 			/* Loaded by a fault meanwhile: as in isgx_encl_load_locked(). */
 			isgx_backing_free(encl, page);
 			isgx_epc_release_evicted(a[i].epc);
+			isgx_proc_charge(encl->proc, -1);
 			continue;
 		}
 		isgx_stat_inc(nr_fault_around);

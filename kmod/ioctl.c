@@ -174,16 +174,16 @@ static long isgx_ioc_create(struct file *file, void __user *arg)
 		goto err_unmap;
 
 	/* The SECS counts against max_pages_per_process too. */
-	ret = isgx_pager_make_room(encl);
+	ret = isgx_pager_charge(encl);
 	if (ret)
 		goto err_unmap;
 	epc = isgx_epc_alloc(encl);
 	if (IS_ERR(epc)) {
+		isgx_proc_charge(encl->proc, -1);
 		ret = PTR_ERR(epc);
 		goto err_unmap;
 	}
 	encl->secs = epc;
-	isgx_proc_charge(encl->proc, 1);
 	pginfo.contents = (unsigned long)secs;
 	pginfo.metadata = (unsigned long)&secinfo;
 	ret = __ecreate(&pginfo, epc->va);
@@ -329,11 +329,12 @@ static long isgx_ioc_add_page(struct file *file, void __user *arg)
 	ret = -EINVAL;
 	if (!PAGE_ALIGNED(param.addr))
 		goto out_put;
-	ret = isgx_pager_make_room(encl);
+	ret = isgx_pager_charge(encl);
 	if (ret)
 		goto out_put;
 	epc = isgx_epc_alloc(NULL);
 	if (IS_ERR(epc)) {
+		isgx_proc_charge(encl->proc, -1);
 		ret = PTR_ERR(epc);
 		goto out_put;
 	}
@@ -342,8 +343,10 @@ static long isgx_ioc_add_page(struct file *file, void __user *arg)
 		ret = isgx_encl_add_page(encl, param.addr, src, &secinfo, param.flags, epc);
 		mutex_unlock(&encl->lock);
 	}
-	if (ret)
+	if (ret) {
 		isgx_epc_free(epc);
+		isgx_proc_charge(encl->proc, -1);
+	}
 out_put:
 	isgx_encl_put(encl);
 out_src:

@@ -8,54 +8,62 @@
  * ELDU, which checks the seal against a version kept in a VA slot.  This
  * file decides which pages leave, and when.
  *
- * Which pages.  Every resident REG/TCS page of an enclave sits on one of
- * two lists, oldest first.  A page that is added or loaded starts on the
- * inactive list; the reclaimer evicts from the inactive head, and a
- * victim whose PTE says it was accessed since it was last looked at (the
- * young bit, cleared as it is read) gets another round on the inactive
- * list the first time, and is promoted to the active list the second
- * time (the access that loaded a page leaves its bit set, so one young
- * look proves nothing).  So a page must be used repeatedly to be
- * protected, and one sequential pass over a large range (each page used
- * once) only churns the inactive list: the hot set on the active list
- * survives it (scan resistance).  When the inactive list falls below half of the active
- * one, the active list is aged: its oldest pages have their young bits
- * harvested, enclave by enclave under one lock round, and the young ones
- * rotate while the others move to the inactive list.
+ * Which pages.  Every resident REG/TCS page is on one of two lists of
+ * its process, hot or cold, oldest first; lru.c says how a page moves
+ * between them and keeps, in the descriptor of every evicted page, the
+ * history that lets a refault at short distance come back hot (a
+ * CLOCK-Pro / LIRS-class policy, driven only by young bits harvested
+ * here and by refaults).  A pass first moves the hot hand over a few hot
+ * pages (isgx_pager_age()), then takes its victims from the cold head: so
+ * victims are found in O(batch), never by walking pages that are skipped.
+ * isgx_pager.lock, which protects every process's lists, is given up every
+ * ISGX_LRU_LOCK_CHUNK pages, so its longest hold does not grow with the
+ * batch or the EPC.
  *
- * Whose pages.  Each process has an EPC account (proc.c).  A pass takes
- * its victims first from the processes that hold at least their fair
- * share (resident pages / processes with any), so that a large working
- * set churns its own pages and not a small one's; a process at
- * max_pages_per_process evicts its own pages before it gets another.
+ * Whose pages.  Each process has an EPC account and lists (proc.c).  A
+ * pass takes its victims from one process: the next, round robin, of
+ * those holding at least their fair share (resident pages / processes
+ * with any), so that a large working set churns its own pages and not a
+ * small one's; a process at max_pages_per_process evicts its own pages
+ * before it gets another.
  *
- * Two baselines keep older algorithms for comparison, with their own
- * constants (batches of 16, marks of 32/64 pages, no fault-around, no
- * reclaim in the fault path) whatever the parameters say:
- * policy=fifo16 is the upstream reclaimer (one list, a second chance for
- * a young page), policy=seed the 2016 driver (the same, but each pass
- * takes the pages of one enclave of the next process, round robin).
+ * The policy before non-resident history stays as policy=twolist (a page
+ * is promoted when found young twice; the active list is aged when it
+ * holds more than twice the inactive one).  Two baselines keep older
+ * algorithms for comparison, with their own constants (batches of 16,
+ * marks of 32/64 pages, no fault-around, no reclaim in the fault path)
+ * whatever the parameters say: policy=fifo16 is the upstream reclaimer
+ * (one list, a second chance for a young page), policy=seed the 2016
+ * driver (the same, but each pass takes the pages of one enclave of the
+ * next process, round robin).  Both take each pass's victims from the
+ * next process holding pages, round robin.
  *
- * How.  One pass of isgx_pager_reclaim() isolates up to @batch victims and
- * takes them through the SGX eviction protocol in phases, so that the
- * expensive synchronisation is paid once per enclave per batch instead of
- * once per page:
+ * How.  One pass of isgx_pager_reclaim() isolates up to @batch victims
+ * (isgx_reclaim_isolate()) and takes them through the SGX eviction
+ * protocol in phases, a function each, so that the expensive
+ * synchronisation is paid once per enclave per batch instead of once per
+ * page:
  *
- *   1. For each victim: take it off the LRU, check and clear its young
- *      bit, zap its PTE, EBLOCK it.  From here no new TLB entry can be made.
- *   2. For each enclave in the batch: one ETRACK, then one IPI round that
- *      is the AEX of the CPUs inside it and flushes the TLB entries of the
- *      PTEs phase 1 cleared.  It goes only to the CPUs running the
- *      enclave's mm (none, when its threads do not run); the mm's TLB
- *      generation is moved first, so that any other CPU holding stale
- *      entries flushes them before it uses the mm again.
+ *   1. For each victim (isgx_reclaim_block()): check and clear its young
+ *      bit (a page just made resident is not spared by it: lru.c), zap
+ *      its PTE, EBLOCK it.  From here no new TLB entry can be made.  Then
+ *      its backing pages are read, without encl->lock
+ *      (isgx_reclaim_backing()).
+ *   2. For each enclave in the batch (isgx_reclaim_write()): one ETRACK,
+ *      then one IPI round that is the AEX of the CPUs inside it and
+ *      flushes the TLB entries of the PTEs phase 1 cleared.  It goes only
+ *      to the CPUs running the enclave's mm (none, when its threads do
+ *      not run); the mm's TLB generation is moved first, so that any
+ *      other CPU holding stale entries flushes them before it uses the mm
+ *      again.
  *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
  *      from the shared pool.  SGX_NOT_TRACKED climbs a ladder (ETRACK and
  *      IPI again, then retry) instead of being fatal; any other failure
- *      puts the page back on the LRU, counted, never BUG.  The enclave's
- *      lock is given up every few EWBs, so that its faults go on, and a
- *      victim a fault waits for is written next: a fault on a page being
- *      evicted waits for a few EWBs, not for the whole batch.
+ *      gives the page back to the policy, counted, never BUG.  The
+ *      enclave's lock is given up every few EWBs, so that its faults go
+ *      on, and a victim a fault waits for is written next: a fault on a
+ *      page being evicted waits for a few EWBs, not for the whole batch.
+ *   4. Victims not evicted go back to the policy (isgx_reclaim_putback()).
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
  * watermark, then reclaims in batches until it is above the high one.  An
@@ -428,14 +436,14 @@ static bool isgx_pager_below_low(void)
  * isgx_pager_track() - put a newly resident enclave page on its process's lists
  * @epc:	its EPC page, owner set to the isgx_encl_page
  *
- * Context: encl->lock held; takes isgx_pager.lock.
+ * Context: encl->lock held, the page charged to its process
+ * (isgx_pager_charge()); takes isgx_pager.lock.
  */
 void isgx_pager_track(struct isgx_epc_page *epc)
 {
 	struct isgx_encl_page *page = epc->owner;
 	struct isgx_proc *proc = page->encl->proc;
 
-	isgx_proc_charge(proc, 1);
 	page->encl->nr_resident++;
 	isgx_pager_lock();
 	isgx_lru_add(&proc->lru, &page->lru, isgx_lru_mode(), isgx_round_pages());
@@ -1614,6 +1622,33 @@ unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 	nr = isgx_pager_reclaim_proc(proc, nr_to_scan, force);
 	isgx_proc_put(proc);
 	return nr;
+}
+
+/**
+ * isgx_pager_charge() - charge a page about to be made resident to its process
+ * @encl:	the enclave that gets the page
+ *
+ * Within max_pages_per_process, checked and charged in one step
+ * (isgx_proc_try_charge()); a process at its limit evicts its own pages
+ * first, in a bounded number of passes (forced after the first: its
+ * limit, not the age of its pages, decides).
+ *
+ * Context: process context, may sleep; no enclave lock held.  A fault may
+ * call it with its mmap_lock held: reclaim only try-locks that mm.
+ * Return: 0 (charged: the page is tracked by isgx_pager_track(), or the
+ * charge given back with isgx_proc_charge(proc, -1)), or -EBUSY when the
+ * process is still at its limit.
+ */
+int isgx_pager_charge(struct isgx_encl *encl)
+{
+	int i;
+
+	for (i = 0; isgx_proc_try_charge(encl->proc); i++) {
+		if (i == 4)
+			return -EBUSY;
+		isgx_pager_reclaim_proc(encl->proc, isgx_batch(), i > 0);
+	}
+	return 0;
 }
 
 /**

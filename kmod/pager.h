@@ -44,6 +44,7 @@ struct isgx_epc_page *isgx_epc_alloc_around(void *owner);
 unsigned int isgx_pager_fault_around(void);
 unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force);
 int isgx_pager_make_room(struct isgx_encl *encl);
+int isgx_pager_charge(struct isgx_encl *encl);
 int isgx_pager_init(void);
 void isgx_pager_exit(void);
 

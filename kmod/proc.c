@@ -231,6 +231,29 @@ void isgx_proc_put(struct isgx_proc *proc)
 }
 
 /**
+ * isgx_proc_try_charge() - charge one page, within max_pages_per_process
+ * @proc:	the account
+ *
+ * The check and the charge are one atomic step: threads of one process
+ * faulting at once cannot take it past its limit together.
+ *
+ * Context: any.
+ * Return: 0 (charged: the caller makes a page resident, or gives the
+ * charge back with isgx_proc_charge(proc, -1)), or -EBUSY when @proc
+ * holds as many pages as its limit allows.
+ */
+int isgx_proc_try_charge(struct isgx_proc *proc)
+{
+	unsigned long limit = READ_ONCE(max_pages_per_process);
+
+	if (!limit) {
+		isgx_proc_charge(proc, 1);
+		return 0;
+	}
+	return isgx_inc_below(&proc->nr_pages, limit) ? 0 : -EBUSY;
+}
+
+/**
  * isgx_proc_room() - how many more pages @proc may hold
  * @proc:	the account
  *

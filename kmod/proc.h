@@ -55,6 +55,7 @@ static inline unsigned long isgx_proc_nr_pages(struct isgx_proc *proc)
 }
 
 unsigned long isgx_proc_room(struct isgx_proc *proc);
+int isgx_proc_try_charge(struct isgx_proc *proc);
 
 /* Does @proc hold as many pages as max_pages_per_process allows? */
 static inline bool isgx_proc_over_limit(struct isgx_proc *proc)
