@@ -548,6 +548,64 @@ ISGX_TEST(per_process_limit_holds, 600)
 	sgx_test_finish(fd);
 }
 
+/* One of four threads writing a quarter of the pages, round after round. */
+struct limit_writer {
+	struct rw_enclave *r;
+	unsigned int first, last;
+	volatile bool *stop;
+};
+
+static void *limit_writer_fn(void *arg)
+{
+	struct limit_writer *w = arg;
+	uint64_t gen = 1;
+
+	while (!*w->stop) {
+		for (unsigned int i = w->first; i < w->last; i++)
+			rw_data_page(w->r, i)[0] = rw_pattern(i, 0, gen);
+		gen++;
+	}
+	return NULL;
+}
+
+/*
+ * Four threads of one process fault at once: the limit still holds at
+ * every moment (the check and the charge are one step; a check first and
+ * a charge after the load let each thread in flight overshoot by one).
+ */
+ISGX_TEST(per_process_limit_holds_with_threads, 600)
+{
+	int fd = sgx_test_start(PARAMS);
+	struct limit_writer w[4];
+	volatile bool stop = false;
+	struct rw_enclave r;
+	pthread_t t[4];
+	long most = 0, now;
+	time_t end;
+	int i;
+
+	ISGX_ASSERT(sgx_param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
+	build_rw(&r, fd, EPC_PAGES / 2);
+	for (i = 0; i < 4; i++) {
+		w[i] = (struct limit_writer){ .r = &r, .first = r.nr_data * i / 4,
+					      .last = r.nr_data * (i + 1) / 4, .stop = &stop };
+		ISGX_ASSERT(!pthread_create(&t[i], NULL, limit_writer_fn, &w[i]), "pthread_create");
+	}
+	end = time(NULL) + 20;
+	while (time(NULL) < end) {
+		now = proc_pages(getpid());
+		most = now > most ? now : most;
+	}
+	stop = true;
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	isgx_note("4 threads for 20 s: at most %ld pages resident with a limit of 64", most);
+	ISGX_EXPECT(most <= 64, "the process held %ld pages, limit 64", most);
+	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	sgx_expect_epc_all_free("after destroy", 2000);
+	sgx_test_finish(fd);
+}
+
 /*
  * A small working set keeps its pages while a large one of another
  * process churns through the EPC: the default policy evicts from
