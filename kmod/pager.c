@@ -1398,6 +1398,12 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 }
 
 /*
+ * The hot hand moves at most this many batches in one pass
+ * (isgx_lru_nr_to_age()); a pass's victim array holds that many entries.
+ */
+#define ISGX_HOT_HAND_MAX	2
+
+/*
  * Phase 0, isolate: the hot hand moves as the policy asks, then up to @nr
  * victims are taken from the cold list, topped up from the hot one when
  * the cold list runs short.  Victims are grouped by enclave.
@@ -1410,7 +1416,7 @@ static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_vi
 	unsigned long n, nr_age;
 
 	isgx_pager_lock();
-	nr_age = isgx_lru_nr_to_age(&proc->lru, mode, nr);
+	nr_age = min(isgx_lru_nr_to_age(&proc->lru, mode, nr), ISGX_HOT_HAND_MAX * nr);
 	isgx_pager_unlock();
 	if (nr_age)
 		isgx_pager_age(proc, v, nr_age, c);
@@ -1565,7 +1571,8 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 	struct isgx_victim *v;
 
 	c.start = ktime_get_ns();
-	v = kvmalloc_array(nr_to_scan, sizeof(*v), GFP_KERNEL);
+	/* Room for the hot hand's move, which may be longer than a batch. */
+	v = kvmalloc_array(ISGX_HOT_HAND_MAX * nr_to_scan, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return 0;
 	trace_reclaim_begin(nr_to_scan, isgx_epc_nr_free());
