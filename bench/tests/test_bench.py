@@ -339,12 +339,13 @@ class SmokeGate(unittest.TestCase):
         rc, out = self.gate(relabel(self.lines, "fifo16"))
         self.assertEqual(rc, 1, out)
         # Judged per pattern: every pattern of the smoke config fails on
-        # its ETRACKs per evicted page, and Zipf on its faults / MIN too.
-        # (On the loop at 1.25x the default's faults / MIN is no better
-        # than fifo16's: fault-around loads pages the loop evicts again
-        # before they are used, more in some runs than in others.)
+        # its ETRACKs per evicted page, and the loop on its faults / MIN
+        # too (the default's non-resident history keeps a hot set there).
+        # On Zipf the default's faults / MIN is only 5-7 % below fifo16's
+        # in the guest, inside the 8 % tolerance (README, The replacement
+        # policy).
         for metric, patterns in (("etrack_per_evicted", ("zipf", "loop")),
-                                 ("faults_over_min", ("zipf",))):
+                                 ("faults_over_min", ("loop",))):
             bad = self.failing(out, metric)
             for pattern in patterns:
                 self.assertTrue([x for x in bad if f"pattern={pattern}," in x],
