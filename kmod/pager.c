@@ -1245,13 +1245,24 @@ static unsigned long isgx_pager_isolate(struct isgx_proc *proc, bool hot,
 					struct isgx_victim *victims, unsigned long nr,
 					bool one_encl)
 {
+	unsigned long n = 0, scanned = 0;
 	struct isgx_lru_page *p;
-	unsigned long n = 0;
 
 	isgx_pager_lock();
-	while (n < nr && (p = isgx_lru_isolate(&proc->lru, hot))) {
-		struct isgx_encl_page *page = container_of(p, struct isgx_encl_page, lru);
-		struct isgx_encl *encl = page->encl;
+	while (n < nr) {
+		struct isgx_encl_page *page;
+		struct isgx_encl *encl;
+
+		/*
+		 * Here, with every page taken so far referenced: dropped pages
+		 * count too (a dead enclave's are many).
+		 */
+		isgx_pager_lock_break(scanned++);
+		p = isgx_lru_isolate(&proc->lru, hot);
+		if (!p)
+			break;
+		page = container_of(p, struct isgx_encl_page, lru);
+		encl = page->encl;
 
 		/*
 		 * Pages of a destroyed enclave (isgx_victim_block() refuses
@@ -1274,7 +1285,6 @@ static unsigned long isgx_pager_isolate(struct isgx_proc *proc, bool hot,
 			.page = page,
 			.encl = encl,
 		};
-		isgx_pager_lock_break(n);
 	}
 	isgx_pager_unlock();
 	return n;
@@ -1611,9 +1621,10 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
  *
  * The victims come from one process: under the default and twolist
  * policies the next, round robin, of those holding at least their fair
- * share (resident pages / processes with any), so that a large working
- * set churns its own pages and not a small one's; under fifo16 and seed
- * the next of those holding any.
+ * share of evictable pages (isgx_proc_fair_share()), so that a large
+ * working set churns its own pages and not a small one's; under fifo16
+ * and seed the next of those holding any.  A pass that evicts nothing
+ * tries the next process with any once more.
  *
  * Context: process context, may sleep; no enclave lock held.
  * Return: the number of pages evicted.
@@ -1621,13 +1632,22 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 {
 	unsigned long min_pages = isgx_policy_baseline() ? 1 : isgx_proc_fair_share();
-	struct isgx_proc *proc = isgx_proc_next(min_pages);
-	unsigned long nr;
+	unsigned long nr = 0;
+	int i;
 
-	if (!proc)
-		return 0;
-	nr = isgx_pager_reclaim_proc(proc, nr_to_scan, force);
-	isgx_proc_put(proc);
+	/*
+	 * A process whose listed pages were all taken meanwhile (other
+	 * passes hold them isolated, its enclaves died) gives nothing: then
+	 * once more from the next process with any evictable page.
+	 */
+	for (i = 0; i < 2 && !nr; i++, min_pages = 1) {
+		struct isgx_proc *proc = isgx_proc_next(min_pages);
+
+		if (!proc)
+			break;
+		nr = isgx_pager_reclaim_proc(proc, nr_to_scan, force);
+		isgx_proc_put(proc);
+	}
 	return nr;
 }
 

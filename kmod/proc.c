@@ -272,7 +272,11 @@ unsigned long isgx_proc_room(struct isgx_proc *proc)
 }
 
 /**
- * isgx_proc_fair_share() - resident pages per process that has any
+ * isgx_proc_fair_share() - evictable pages per process that has any
+ *
+ * Pages no pass can take (isgx_proc_nr_evictable()) count for nobody: a
+ * process holding only those would otherwise be named by
+ * isgx_proc_next() and every pass would evict nothing from it.
  *
  * Context: any; takes isgx_procs_lock.
  * Return: the share, 0 when no process holds a page.
@@ -284,7 +288,7 @@ unsigned long isgx_proc_fair_share(void)
 
 	spin_lock(&isgx_procs_lock);
 	list_for_each_entry(proc, &isgx_procs, link) {
-		unsigned long n = isgx_proc_nr_pages(proc);
+		unsigned long n = isgx_proc_nr_evictable(proc);
 
 		if (n) {
 			total += n;
@@ -296,8 +300,9 @@ unsigned long isgx_proc_fair_share(void)
 }
 
 /**
- * isgx_proc_next() - the next process holding pages, round robin
- * @min_pages:	only a process holding at least this many (and at least one)
+ * isgx_proc_next() - the next process with evictable pages, round robin
+ * @min_pages:	only a process with at least this many (and at least one)
+ *		on its lists (isgx_proc_nr_evictable())
  *
  * The account moves to the tail, so that the next call names another.
  *
@@ -312,7 +317,7 @@ struct isgx_proc *isgx_proc_next(unsigned long min_pages)
 	min_pages = max(1UL, min_pages);
 	spin_lock(&isgx_procs_lock);
 	list_for_each_entry(proc, &isgx_procs, link) {
-		if (isgx_proc_nr_pages(proc) >= min_pages) {
+		if (isgx_proc_nr_evictable(proc) >= min_pages) {
 			found = proc;
 			break;
 		}

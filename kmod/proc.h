@@ -54,6 +54,17 @@ static inline unsigned long isgx_proc_nr_pages(struct isgx_proc *proc)
 	return atomic_long_read(&proc->nr_pages);
 }
 
+/*
+ * The pages a reclaim pass could take from @proc: those on its lists (not
+ * the SECS of an enclave not yet initialised, nor pages other passes hold
+ * isolated).  A racy read (the lists are isgx_pager.lock's): a choice of
+ * whom to reclaim from, never a count anything relies on.
+ */
+static inline unsigned long isgx_proc_nr_evictable(struct isgx_proc *proc)
+{
+	return READ_ONCE(proc->lru.nr_hot) + READ_ONCE(proc->lru.nr_cold);
+}
+
 unsigned long isgx_proc_room(struct isgx_proc *proc);
 int isgx_proc_try_charge(struct isgx_proc *proc);
 

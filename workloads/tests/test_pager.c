@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -937,6 +938,132 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 	sgx_expect_epc_all_free("after the hogs were killed", 5000);
 	ISGX_EXPECT(sgx_debugfs_counter("nr_unevictable") <= 0, "pins left: %ld",
 		    sgx_debugfs_counter("nr_unevictable"));
+	sgx_test_finish(fd);
+}
+
+/* Hogs as uid 1000, each holding uninitialised enclaves until refused. */
+static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
+{
+	int hog_pipe[2], nr = 0;
+
+	ISGX_ASSERT(!pipe(hog_pipe), "pipe");
+	*pinned = 0;
+	while (nr < max) {
+		struct { unsigned int n; int64_t refused; } rep;
+		pid_t pid = fork();
+
+		ISGX_ASSERT(pid >= 0, "fork");
+		if (pid == 0) {
+			static uint64_t addrs[EPC_PAGES];
+			int hfd;
+
+			if (setgid(1000) || setuid(1000))
+				_exit(3);
+			hfd = open("/dev/sgx", O_RDWR);
+			if (hfd < 0)
+				_exit(4);
+			rep.n = create_uninit_until_refused(hfd, addrs, EPC_PAGES, &rep.refused);
+			if (write(hog_pipe[1], &rep, sizeof(rep)) != sizeof(rep))
+				_exit(5);
+			pause();	/* hold them until killed */
+			_exit(0);
+		}
+		hogs[nr++] = pid;
+		ISGX_ASSERT(read(hog_pipe[0], &rep, sizeof(rep)) == sizeof(rep), "hog report");
+		*pinned += rep.n;
+		if (!rep.n)
+			break;
+	}
+	close(hog_pipe[0]);
+	close(hog_pipe[1]);
+	return nr;
+}
+
+/*
+ * Processes that hold only pages no pass can take (SECS pages of enclaves
+ * never initialised) above the fair share, beside many small processes
+ * that share the rest of the EPC and keep touching their pages: reclaim
+ * must pick its victims among the pages it can evict.  Failed before the
+ * fair share counted evictable pages: every pass went to a hog, evicted
+ * nothing, and the small processes' faults got SIGBUS after
+ * fault_stall_ms.
+ */
+ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
+{
+	enum { NR_SMALL = 24, SMALL_PAGES = 4, SMALL_SECONDS = 8 };
+	int fd, ready[2], go[2], nr_hogs, failed = 0, status;
+	pid_t hogs[16], small[NR_SMALL];
+	char params_buf[320], c = 0;
+	long pinned, passes;
+	double took;
+
+	snprintf(params_buf, sizeof(params_buf), "%s dev_mode=0666", PARAMS);
+	fd = sgx_test_start(params_buf);
+	ISGX_ASSERT(sgx_param_write("fault_stall_ms", "3000") == 0, "fault_stall_ms");
+	/*
+	 * Seven hogs of 16 SECS pages each (max_unevictable leaves the small
+	 * ones room to build): 112 pages.  24 small processes of 7 pages
+	 * (SECS, TCS, SSA, 4 data) want 168 of the 144 left, while the fair
+	 * share, (112 + 144) / 31 = 8 pages, is above what any of them holds.
+	 */
+	nr_hogs = start_unevictable_hogs(hogs, 7, &pinned);
+	isgx_note("%d hogs pinned %ld pages; %ld EPC pages free", nr_hogs, pinned, sgx_epc_free());
+
+	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
+	for (int i = 0; i < NR_SMALL; i++) {
+		small[i] = fork();
+		ISGX_ASSERT(small[i] >= 0, "fork");
+		if (small[i] == 0) {
+			struct rw_enclave r;
+			double end;
+
+			build_rw(&r, fd, SMALL_PAGES);
+			write_all(&r, 7);
+			if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+				_exit(2);
+			/* Round after round over every page, while the others do the same. */
+			for (end = now_s() + SMALL_SECONDS; now_s() < end;) {
+				for (unsigned int j = 0; j < r.nr_data; j++) {
+					uint64_t v;
+					int sig = sgx_probe_read(rw_data_page(&r, j), &v);
+
+					if (sig)
+						_exit(sig == SIGBUS ? 10 : 11);
+					if (v != rw_pattern(j, 0, 7))
+						_exit(12);
+				}
+			}
+			_exit(0);
+		}
+		{
+			struct pollfd p = { .fd = ready[0], .events = POLLIN };
+
+			ISGX_ASSERT(poll(&p, 1, 60000) == 1 && read(ready[0], &c, 1) == 1,
+				    "small process %d did not get ready in 60 s", i);
+		}
+	}
+	passes = sgx_debugfs_counter("nr_reclaim_passes");
+	for (int i = 0; i < NR_SMALL; i++)
+		ISGX_ASSERT(write(go[1], &c, 1) == 1, "go");
+	for (int i = 0; i < NR_SMALL; i++) {
+		status = wait_or_kill(small[i], 120, &took);
+		if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			isgx_note("small process %d: status %#x after %.1f s", i, status, took);
+			failed++;
+		}
+	}
+	isgx_note("%d small processes of %d pages for %d s: %d failed, %ld reclaim passes, %ld stuck rounds",
+		  NR_SMALL, SMALL_PAGES, SMALL_SECONDS, failed,
+		  sgx_debugfs_counter("nr_reclaim_passes") - passes,
+		  sgx_debugfs_counter("nr_swapd_stuck"));
+	ISGX_EXPECT(failed == 0, "%d of %d small processes failed (SIGBUS: exit 10)", failed,
+		    NR_SMALL);
+
+	for (int i = 0; i < nr_hogs; i++) {
+		kill(hogs[i], SIGKILL);
+		waitpid(hogs[i], &status, 0);
+	}
+	sgx_expect_epc_all_free("after the hogs were killed", 5000);
 	sgx_test_finish(fd);
 }
 
