@@ -1623,8 +1623,9 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
  * policies the next, round robin, of those holding at least their fair
  * share of evictable pages (isgx_proc_fair_share()), so that a large
  * working set churns its own pages and not a small one's; under fifo16
- * and seed the next of those holding any.  A pass that evicts nothing
- * tries the next process with any once more.
+ * and seed the next of those holding any.  (A pass that evicts nothing
+ * does not try another process: the big one's pages are often isolated
+ * by its own faults' passes, and the small one would pay.)
  *
  * Context: process context, may sleep; no enclave lock held.
  * Return: the number of pages evicted.
@@ -1632,22 +1633,13 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 unsigned long isgx_pager_reclaim(unsigned long nr_to_scan, bool force)
 {
 	unsigned long min_pages = isgx_policy_baseline() ? 1 : isgx_proc_fair_share();
-	unsigned long nr = 0;
-	int i;
+	struct isgx_proc *proc = isgx_proc_next(min_pages);
+	unsigned long nr;
 
-	/*
-	 * A process whose listed pages were all taken meanwhile (other
-	 * passes hold them isolated, its enclaves died) gives nothing: then
-	 * once more from the next process with any evictable page.
-	 */
-	for (i = 0; i < 2 && !nr; i++, min_pages = 1) {
-		struct isgx_proc *proc = isgx_proc_next(min_pages);
-
-		if (!proc)
-			break;
-		nr = isgx_pager_reclaim_proc(proc, nr_to_scan, force);
-		isgx_proc_put(proc);
-	}
+	if (!proc)
+		return 0;
+	nr = isgx_pager_reclaim_proc(proc, nr_to_scan, force);
+	isgx_proc_put(proc);
 	return nr;
 }
 
