@@ -114,20 +114,30 @@ static bool isgx_lru_in_test(const struct isgx_lru *lru, const struct isgx_lru_p
  *		evicts (the batches from below the low mark to above the high)
  *
  * Context: the caller serialises every call on @lru.
+ * Return: what the policy made of the page (a refault's verdict is the
+ * same under every policy; only policy=default acts on it).
  */
-void isgx_lru_add(struct isgx_lru *lru, struct isgx_lru_page *p, enum isgx_lru_mode mode,
-		  unsigned long cold_min)
+enum isgx_lru_verdict isgx_lru_add(struct isgx_lru *lru, struct isgx_lru_page *p,
+				   enum isgx_lru_mode mode, unsigned long cold_min)
 {
-	bool hot = mode == ISGX_LRU_HISTORY && isgx_lru_in_test(lru, p) &&
-		   lru->nr_cold > cold_min;
+	enum isgx_lru_verdict verdict = ISGX_LRU_NEW;
 
+	if (p->flags & ISGX_LRU_EVICTED) {
+		if (!isgx_lru_in_test(lru, p))
+			verdict = ISGX_LRU_REFAULT_FAR;
+		else if (lru->nr_cold > cold_min)
+			verdict = ISGX_LRU_REFAULT_HOT;
+		else
+			verdict = ISGX_LRU_REFAULT_NO_ROOM;
+	}
 	p->flags &= ~(ISGX_LRU_EVICTED | ISGX_LRU_REFERENCED);
-	if (hot) {
+	if (mode == ISGX_LRU_HISTORY && verdict == ISGX_LRU_REFAULT_HOT) {
 		isgx_lru_add_hot(lru, p);
-		return;
+		return verdict;
 	}
 	p->flags |= ISGX_LRU_FRESH;
 	isgx_lru_add_cold(lru, p);
+	return verdict;
 }
 
 /**

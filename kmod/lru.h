@@ -64,8 +64,16 @@ struct isgx_lru {
 };
 
 void isgx_lru_init(struct isgx_lru *lru);
-void isgx_lru_add(struct isgx_lru *lru, struct isgx_lru_page *p, enum isgx_lru_mode mode,
-		  unsigned long cold_min);
+/* What isgx_lru_add() made of a page (counted by debugfs and the replay). */
+enum isgx_lru_verdict {
+	ISGX_LRU_NEW,		/* never evicted, or its history was lost */
+	ISGX_LRU_REFAULT_HOT,	/* a refault in its test period, with room: hot */
+	ISGX_LRU_REFAULT_NO_ROOM,	/* in its test period, too few cold pages: cold */
+	ISGX_LRU_REFAULT_FAR,	/* evicted too long ago: cold */
+};
+
+enum isgx_lru_verdict isgx_lru_add(struct isgx_lru *lru, struct isgx_lru_page *p,
+				   enum isgx_lru_mode mode, unsigned long cold_min);
 void isgx_lru_del(struct isgx_lru *lru, struct isgx_lru_page *p);
 struct isgx_lru_page *isgx_lru_isolate(struct isgx_lru *lru, bool hot);
 void isgx_lru_unisolate(struct isgx_lru *lru, struct isgx_lru_page *p);

@@ -443,12 +443,26 @@ void isgx_pager_track(struct isgx_epc_page *epc)
 {
 	struct isgx_encl_page *page = epc->owner;
 	struct isgx_proc *proc = page->encl->proc;
+	enum isgx_lru_verdict verdict;
 
 	page->encl->nr_resident++;
 	isgx_pager_lock();
-	isgx_lru_add(&proc->lru, &page->lru, isgx_lru_mode(), isgx_round_pages());
+	verdict = isgx_lru_add(&proc->lru, &page->lru, isgx_lru_mode(), isgx_round_pages());
 	isgx_pager.nr_tracked++;
 	isgx_pager_unlock();
+	switch (verdict) {
+	case ISGX_LRU_REFAULT_HOT:
+		isgx_stat_inc(nr_refault_hot);
+		break;
+	case ISGX_LRU_REFAULT_NO_ROOM:
+		isgx_stat_inc(nr_refault_no_room);
+		break;
+	case ISGX_LRU_REFAULT_FAR:
+		isgx_stat_inc(nr_refault_far);
+		break;
+	default:
+		break;
+	}
 	/*
 	 * Something evictable, maybe, for a kisgxswapd that found nothing.
 	 * wq_has_sleeper() orders the count above before its look at the
@@ -1370,7 +1384,7 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 			   struct isgx_reclaim_clock *c)
 {
 	unsigned long n = isgx_pager_isolate(proc, true, v, nr, false);
-	unsigned long first, last, i;
+	unsigned long first, last, i, nr_demoted = 0;
 
 	isgx_victims_group(v, n);
 	for_each_victim_group(v, n, first, last) {
@@ -1398,9 +1412,11 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 	isgx_pager_lock();
 	for (i = 0; i < n; i++) {
 		isgx_lru_aged(&proc->lru, &v[i].page->lru, v[i].young);
+		nr_demoted += !v[i].young;
 		isgx_pager_lock_break(i);
 	}
 	isgx_pager_unlock();
+	isgx_stat_add(nr_demoted, nr_demoted);
 	isgx_clock_lap(c, ISGX_RECLAIM_AGE);
 	/* A last reference frees an enclave: no phase of the pass. */
 	isgx_victims_put(v, n);

@@ -177,6 +177,17 @@ static const struct {
 	{ "nr_scanned", &isgx_stats.nr_scanned },
 	/* Pages spared because their young bit was set. */
 	{ "nr_second_chance", &isgx_stats.nr_second_chance },
+	/*
+	 * Refaults (an evicted page made resident again) by the policy's
+	 * verdict (lru.c): in their test period with room on the cold list
+	 * (hot under policy=default), in it without room, evicted too long
+	 * ago.  Counted under every policy.
+	 */
+	{ "nr_refault_hot", &isgx_stats.nr_refault_hot },
+	{ "nr_refault_no_room", &isgx_stats.nr_refault_no_room },
+	{ "nr_refault_far", &isgx_stats.nr_refault_far },
+	/* Hot pages the hot hand found unused and moved to the cold list. */
+	{ "nr_demoted", &isgx_stats.nr_demoted },
 	/* Allocations that reclaimed directly: no page was free, or fewer than min_mark. */
 	{ "nr_alloc_stalls", &isgx_stats.nr_alloc_stalls },
 	/* Evicted neighbours loaded with a sequential fault's page. */

@@ -61,6 +61,10 @@ struct isgx_stats {
 	atomic64_t nr_reclaim_passes;
 	atomic64_t nr_scanned;
 	atomic64_t nr_second_chance;
+	atomic64_t nr_refault_hot;
+	atomic64_t nr_refault_no_room;
+	atomic64_t nr_refault_far;
+	atomic64_t nr_demoted;
 	atomic64_t nr_alloc_stalls;
 	atomic64_t nr_swapd_stuck;
 	atomic64_t nr_fault_stalled;

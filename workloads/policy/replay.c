@@ -44,6 +44,8 @@ struct model {
 	unsigned long batch, cold_min, nr_free;
 	struct isgx_lru_page **v;
 	bool *v_young;
+	unsigned long nr_demoted;	/* by the hot hand, in the measured half */
+	bool measuring;
 };
 
 static struct model_page *to_page(struct isgx_lru_page *p)
@@ -72,8 +74,10 @@ static unsigned long reclaim(struct model *m, bool force)
 		m->v[n++] = p;
 	for (i = 0; i < n; i++)
 		m->v_young[i] = harvest(to_page(m->v[i]));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		isgx_lru_aged(&m->lru, m->v[i], m->v_young[i]);
+		m->nr_demoted += m->measuring && !m->v_young[i];
+	}
 
 	n = 0;
 	while (n < m->batch && (p = isgx_lru_isolate(&m->lru, false)))
@@ -134,6 +138,7 @@ static unsigned long parse_ul(const char *opt, const char *s)
 
 int main(int argc, char **argv)
 {
+	unsigned long verdicts[ISGX_LRU_REFAULT_FAR + 1] = {};
 	static const struct option opts[] = {
 		{ "pattern", required_argument, NULL, 'p' },
 		{ "ratio", required_argument, NULL, 'r' },
@@ -229,6 +234,7 @@ int main(int argc, char **argv)
 	for (unsigned long i = 0; i < 2 * n; i++) {
 		struct model_page *pg = &m.pages[trace[i]];
 
+		m.measuring = i >= n;
 		if (pg->resident) {
 			pg->young = true;
 			continue;
@@ -240,7 +246,7 @@ int main(int argc, char **argv)
 		m.nr_free--;
 		pg->resident = true;
 		pg->young = true;
-		isgx_lru_add(&m.lru, &pg->lru, m.mode, m.cold_min);
+		verdicts[isgx_lru_add(&m.lru, &pg->lru, m.mode, m.cold_min)] += i >= n;
 		if (m.nr_free >= low)
 			continue;
 		while (m.nr_free < high)
@@ -251,5 +257,9 @@ int main(int argc, char **argv)
 	printf("policy=%s pattern=%s ratio=%.2f seed=%lu capacity=%lu batch=%lu low=%lu high=%lu faults=%lu min=%lu ratio_min=%.4f\n",
 	       policy, pattern, ratio, seed, cap, m.batch, low, high, faults, min,
 	       min ? (double)faults / min : 0.0);
+	/* The measured half's refaults by verdict and the hot hand's demotions. */
+	printf("refault_hot=%lu refault_no_room=%lu refault_far=%lu demoted=%lu\n",
+	       verdicts[ISGX_LRU_REFAULT_HOT], verdicts[ISGX_LRU_REFAULT_NO_ROOM],
+	       verdicts[ISGX_LRU_REFAULT_FAR], m.nr_demoted);
 	return 0;
 }
