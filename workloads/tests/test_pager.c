@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -955,14 +956,18 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
 		ISGX_ASSERT(pid >= 0, "fork");
 		if (pid == 0) {
 			static uint64_t addrs[EPC_PAGES];
-			int hfd;
+			int hfd = -1;
 
-			if (setgid(1000) || setuid(1000))
-				_exit(3);
-			hfd = open("/dev/sgx", O_RDWR);
-			if (hfd < 0)
-				_exit(4);
-			rep.n = create_uninit_until_refused(hfd, addrs, EPC_PAGES, &rep.refused);
+			rep.n = 0;
+			rep.refused = 0;
+			/* After setuid, which clears it: die with the test. */
+			if (setgid(1000) || setuid(1000) || prctl(PR_SET_PDEATHSIG, SIGKILL) ||
+			    getppid() == 1 || (hfd = open("/dev/sgx", O_RDWR)) < 0)
+				rep.refused = -errno;
+			else
+				rep.n = create_uninit_until_refused(hfd, addrs, EPC_PAGES,
+								    &rep.refused);
+			/* A report in every case: the parent reads one. */
 			if (write(hog_pipe[1], &rep, sizeof(rep)) != sizeof(rep))
 				_exit(5);
 			pause();	/* hold them until killed */
@@ -970,6 +975,8 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
 		}
 		hogs[nr++] = pid;
 		ISGX_ASSERT(read(hog_pipe[0], &rep, sizeof(rep)) == sizeof(rep), "hog report");
+		ISGX_ASSERT(rep.n || rep.refused == -EDQUOT || rep.refused == -ENOMEM,
+			    "hog %d could not start: %lld", nr, (long long)rep.refused);
 		*pinned += rep.n;
 		if (!rep.n)
 			break;
@@ -984,9 +991,10 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
  * never initialised) above the fair share, beside many small processes
  * that share the rest of the EPC and keep touching their pages: reclaim
  * must pick its victims among the pages it can evict.  Failed before the
- * fair share counted evictable pages: every pass went to a hog, evicted
- * nothing, and the small processes' faults got SIGBUS after
- * fault_stall_ms.
+ * fair share counted evictable pages: every pass went to a hog and
+ * evicted nothing, and a small process's ADD_PAGE got ENOMEM (its faults
+ * would have got SIGBUS after fault_stall_ms).  Every child dies with the
+ * test (PR_SET_PDEATHSIG), so a failure leaves nothing holding the EPC.
  */
 ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 {
@@ -995,7 +1003,7 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 	pid_t hogs[16], small[NR_SMALL];
 	char params_buf[320], c = 0;
 	long pinned, passes;
-	double took;
+	double took, deadline;
 
 	snprintf(params_buf, sizeof(params_buf), "%s dev_mode=0666", PARAMS);
 	fd = sgx_test_start(params_buf);
@@ -1003,11 +1011,16 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 	/*
 	 * Seven hogs of 16 SECS pages each (max_unevictable leaves the small
 	 * ones room to build): 112 pages.  24 small processes of 7 pages
-	 * (SECS, TCS, SSA, 4 data) want 168 of the 144 left, while the fair
-	 * share, (112 + 144) / 31 = 8 pages, is above what any of them holds.
+	 * (SECS, TCS, SSA, 4 data) want 168 of the 144 left.  Counted in
+	 * charged pages, the fair share was (112 + 144) / 31 = 8, above what
+	 * any small process holds and below every hog's 16; counted in
+	 * evictable pages it is about 144 / 24 = 6 and the hogs hold none.
 	 */
 	nr_hogs = start_unevictable_hogs(hogs, 7, &pinned);
 	isgx_note("%d hogs pinned %ld pages; %ld EPC pages free", nr_hogs, pinned, sgx_epc_free());
+	/* Or the small processes would fit, and the test would prove nothing. */
+	ISGX_ASSERT(pinned >= 100 && sgx_epc_free() < NR_SMALL * (SMALL_PAGES + 3),
+		    "only %ld pages pinned, %ld free: no pressure", pinned, sgx_epc_free());
 
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	for (int i = 0; i < NR_SMALL; i++) {
@@ -1016,6 +1029,9 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 		if (small[i] == 0) {
 			struct rw_enclave r;
 			double end;
+
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+				_exit(3);
 
 			build_rw(&r, fd, SMALL_PAGES);
 			write_all(&r, 7);
@@ -1045,8 +1061,12 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 	passes = sgx_debugfs_counter("nr_reclaim_passes");
 	for (int i = 0; i < NR_SMALL; i++)
 		ISGX_ASSERT(write(go[1], &c, 1) == 1, "go");
+	deadline = now_s() + SMALL_SECONDS + 120;
 	for (int i = 0; i < NR_SMALL; i++) {
-		status = wait_or_kill(small[i], 120, &took);
+		double left = deadline - now_s();
+
+		/* One deadline for all: a hang fails here, not at the test's timeout. */
+		status = wait_or_kill(small[i], left > 1 ? (unsigned int)left : 1, &took);
 		if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 			isgx_note("small process %d: status %#x after %.1f s", i, status, took);
 			failed++;
@@ -1058,6 +1078,8 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 		  sgx_debugfs_counter("nr_swapd_stuck"));
 	ISGX_EXPECT(failed == 0, "%d of %d small processes failed (SIGBUS: exit 10)", failed,
 		    NR_SMALL);
+	ISGX_EXPECT(sgx_debugfs_counter("nr_reclaim_passes") > passes,
+		    "no reclaim pass ran: no pressure, nothing proven");
 
 	for (int i = 0; i < nr_hogs; i++) {
 		kill(hogs[i], SIGKILL);
