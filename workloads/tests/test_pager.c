@@ -734,33 +734,46 @@ static int wait_or_kill(pid_t pid, unsigned int seconds, double *took)
 	return -1;
 }
 
-/* A child that builds an enclave of @nr pages, writes it, and reports ready on @ready. */
-static pid_t start_victim(int fd, unsigned int nr, int ready[2], int go[2])
+/*
+ * A child that builds an enclave of @nr pages, writes it, reports ready on
+ * @ready, and on @go reads every page back (most of them evicted
+ * meanwhile), round after round for @seconds (once with 0).  Exit status:
+ * 0, 10 (SIGBUS), 11 (another signal) or 12 (wrong contents).  It dies
+ * with the test (PR_SET_PDEATHSIG).
+ */
+static pid_t start_victim(int fd, unsigned int nr, unsigned int seconds, int ready[2], int go[2])
 {
+	struct pollfd p = { .fd = ready[0], .events = POLLIN };
 	pid_t pid = fork();
 	char c = 0;
 
 	ISGX_ASSERT(pid >= 0, "fork");
 	if (pid == 0) {
 		struct rw_enclave r;
+		double end;
 
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+			_exit(3);
 		build_rw(&r, fd, nr);
 		write_all(&r, 7);
 		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(2);
-		/* Every page, most of them evicted meanwhile. */
-		for (unsigned int i = 0; i < r.nr_data; i++) {
-			uint64_t v;
-			int sig = sgx_probe_read(rw_data_page(&r, i), &v);
+		end = now_s() + seconds;
+		do {
+			for (unsigned int i = 0; i < r.nr_data; i++) {
+				uint64_t v;
+				int sig = sgx_probe_read(rw_data_page(&r, i), &v);
 
-			if (sig)
-				_exit(sig == SIGBUS ? 10 : 11);
-			if (v != rw_pattern(i, 0, 7))
-				_exit(12);
-		}
+				if (sig)
+					_exit(sig == SIGBUS ? 10 : 11);
+				if (v != rw_pattern(i, 0, 7))
+					_exit(12);
+			}
+		} while (now_s() < end);
 		_exit(0);
 	}
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the victim did not get ready");
+	ISGX_ASSERT(poll(&p, 1, 60000) == 1 && read(ready[0], &c, 1) == 1,
+		    "the victim (pid %d) did not get ready in 60 s", pid);
 	return pid;
 }
 
@@ -787,7 +800,7 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 	sgx_param_write("max_unevictable", "256");
 	sgx_param_write("fault_stall_ms", "3000");
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
-	pid = start_victim(fd, EPC_PAGES / 2, ready, go);
+	pid = start_victim(fd, EPC_PAGES / 2, 0, ready, go);
 	n = create_uninit_until_refused(fd, addrs, EPC_PAGES, &refused);
 	isgx_note("%u enclaves not initialised, then CREATE returned %lld; %ld EPC pages free",
 		  n, (long long)refused, sgx_epc_free());
@@ -882,7 +895,7 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 	snprintf(params_buf, sizeof(params_buf), "%s dev_mode=0666", PARAMS);
 	fd = sgx_test_start(params_buf);
 	ISGX_ASSERT(!pipe(ready) && !pipe(go) && !pipe(hog_pipe), "pipe");
-	victim = start_victim(fd, EPC_PAGES / 2, ready, go);
+	victim = start_victim(fd, EPC_PAGES / 2, 0, ready, go);
 
 	/* Hogs, each its own process as uid 1000, until one gets nothing. */
 	while (nr_hogs < 16) {
@@ -1023,41 +1036,9 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 		    "only %ld pages pinned, %ld free: no pressure", pinned, sgx_epc_free());
 
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
-	for (int i = 0; i < NR_SMALL; i++) {
-		small[i] = fork();
-		ISGX_ASSERT(small[i] >= 0, "fork");
-		if (small[i] == 0) {
-			struct rw_enclave r;
-			double end;
-
-			if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
-				_exit(3);
-
-			build_rw(&r, fd, SMALL_PAGES);
-			write_all(&r, 7);
-			if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
-				_exit(2);
-			/* Round after round over every page, while the others do the same. */
-			for (end = now_s() + SMALL_SECONDS; now_s() < end;) {
-				for (unsigned int j = 0; j < r.nr_data; j++) {
-					uint64_t v;
-					int sig = sgx_probe_read(rw_data_page(&r, j), &v);
-
-					if (sig)
-						_exit(sig == SIGBUS ? 10 : 11);
-					if (v != rw_pattern(j, 0, 7))
-						_exit(12);
-				}
-			}
-			_exit(0);
-		}
-		{
-			struct pollfd p = { .fd = ready[0], .events = POLLIN };
-
-			ISGX_ASSERT(poll(&p, 1, 60000) == 1 && read(ready[0], &c, 1) == 1,
-				    "small process %d did not get ready in 60 s", i);
-		}
-	}
+	/* Each reads its pages round after round, while the others do the same. */
+	for (int i = 0; i < NR_SMALL; i++)
+		small[i] = start_victim(fd, SMALL_PAGES, SMALL_SECONDS, ready, go);
 	passes = sgx_debugfs_counter("nr_reclaim_passes");
 	for (int i = 0; i < NR_SMALL; i++)
 		ISGX_ASSERT(write(go[1], &c, 1) == 1, "go");
