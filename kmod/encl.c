@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
+#include "compat.h"
 #include "encl.h"
 #include "encls.h"
 #include "pager.h"
@@ -731,6 +732,8 @@ static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
 	u64 start = ktime_get_ns();
 	vm_fault_t ret;
 
+	if (isgx_fault_needs_mmap_lock(vmf))
+		return VM_FAULT_RETRY;
 	trace_fault_begin(vmf->address, vmf->flags);
 	ret = __isgx_vma_fault(vmf);
 	trace_fault_end(vmf->address, (__force unsigned int)ret);
@@ -828,7 +831,7 @@ int isgx_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	vma->vm_ops = &isgx_vm_ops;
 	vma->vm_private_data = NULL;
-	vma->vm_flags |= VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
+	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY);
 	return 0;
 }
 
@@ -855,7 +858,7 @@ unsigned long isgx_get_unmapped_area(struct file *file, unsigned long addr,
 	if (flags & MAP_FIXED)
 		return IS_ALIGNED(addr, len) ? addr : -EINVAL;
 
-	addr = current->mm->get_unmapped_area(file, addr, 2 * len, pgoff, flags);
+	addr = isgx_mm_get_unmapped_area(file, addr, 2 * len, pgoff, flags);
 	if (IS_ERR_VALUE(addr))
 		return addr;
 	return ALIGN(addr, len);

@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
+#include "compat.h"
 #include "encl.h"
 #include "encls.h"
 #include "epc.h"
@@ -42,8 +43,8 @@ static const struct file_operations isgx_fops = {
 	.llseek = noop_llseek,
 };
 
-static char *isgx_devnode(struct device *dev, umode_t *mode, kuid_t *uid,
-			  kgid_t *gid)
+static char *isgx_devnode(ISGX_DEVNODE_CONST struct device *dev, umode_t *mode,
+			  kuid_t *uid, kgid_t *gid)
 {
 	if (mode)
 		*mode = dev_mode;
@@ -74,7 +75,7 @@ static int isgx_dev_add(void)
 	ret = alloc_chrdev_region(&isgx_devt, 0, 1, "sgx");
 	if (ret)
 		return ret;
-	isgx_class = class_create(THIS_MODULE, "isgx");
+	isgx_class = isgx_class_create("isgx");
 	if (IS_ERR(isgx_class)) {
 		ret = PTR_ERR(isgx_class);
 		goto err_region;

@@ -6,10 +6,17 @@
  * although cpu_tlbstate_shared is exported and mm_context_t.tlb_gen is
  * visible to everybody.  The pager flushes like the core's batched unmap
  * (arch_tlbbatch_add_mm() then arch_tlbbatch_flush()): move the mm's TLB
- * generation, then IPI the CPUs in mm_cpumask() that are not lazy.  These
- * mirror the Linux 6.1 definitions (the only kernel this module is built
- * for); a kernel whose header shows them to modules makes the struct
- * below a compile error, which is the signal to drop this file.
+ * generation, then IPI the CPUs in mm_cpumask() that are not lazy.
+ *
+ * The struct below mirrors arch/x86/include/asm/tlbflush.h, checked
+ * identical (one bool) in Debian's 6.1 and 6.12 headers, where it is
+ * still behind #ifndef MODULE while cpu_tlbstate_shared stays exported
+ * (EXPORT_SYMBOL, Module.symvers of both).  Both kernels still skip lazy
+ * CPUs in native_flush_tlb_multi() and make a lazy CPU compare tlb_gen
+ * when it returns to the mm.  Any other kernel is refused at build time
+ * until someone has compared the header again; a kernel whose header
+ * shows the struct to modules makes the copy a compile error, which is
+ * the signal to drop this file.
  */
 #ifndef _ISGX_TLB_H
 #define _ISGX_TLB_H
@@ -18,7 +25,13 @@
 #include <linux/percpu.h>
 #include <asm/tlbflush.h>
 
-/* As in Linux 6.1 arch/x86/include/asm/tlbflush.h. */
+#include "compat.h"
+
+#if !ISGX_TLB_MIRROR_CHECKED
+#error "isgx: the copy of struct tlb_state_shared was checked against Linux 6.1 and 6.12 only; compare it with this kernel's arch/x86/include/asm/tlbflush.h, then add the version to ISGX_TLB_MIRROR_CHECKED"
+#endif
+
+/* As in Linux 6.1 and 6.12 arch/x86/include/asm/tlbflush.h. */
 struct tlb_state_shared {
 	bool is_lazy;
 };

@@ -28,6 +28,7 @@
 #include <linux/wait_bit.h>
 #include <asm/cpufeature.h>
 
+#include "../compat.h"
 #include "internal.h"
 
 struct isgx_emu isgx_emu;
@@ -36,7 +37,7 @@ static unsigned int epc_pages = 2048;
 module_param(epc_pages, uint, 0444);
 MODULE_PARM_DESC(epc_pages, "emu backend: EPC size in 4 KiB pages (default 2048 = 8 MiB, 16..1048576)");
 
-#define ISGX_EMU_CHUNK_ORDER	min(10, MAX_ORDER - 1)
+#define ISGX_EMU_CHUNK_ORDER	min(10, ISGX_MAX_PAGE_ORDER)
 
 /**
  * isgx_emu_epc_index() - EPC page index of an address

@@ -11,8 +11,8 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <asm/cpufeature.h>
-#include <asm/unaligned.h>
 
+#include "../compat.h"
 #include "internal.h"
 
 #define ISGX_TAG_ECREATE	0x0045544145524345ULL	/* "ECREATE\0" */

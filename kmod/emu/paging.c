@@ -31,9 +31,9 @@
 #include <linux/kmod.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <asm/unaligned.h>
 #include <crypto/gcm.h>
 
+#include "../compat.h"
 #include "internal.h"
 
 #define ISGX_MAC_HDR_SIZE	128

@@ -17,7 +17,7 @@
 #include <linux/sort.h>
 #include <crypto/aead.h>
 #include <crypto/sha2.h>
-#include <asm/unaligned.h>
+#include "../compat.h"
 
 #include "test.h"
 

@@ -16,7 +16,7 @@
 #include <linux/sched/mm.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include "../compat.h"
 
 #include "test.h"
 
