@@ -408,7 +408,8 @@ def main():
         for p in problems:
             print(f"test_report: {p}", file=sys.stderr)
         print(f"test_report: {run / 'index.html'}: "
-              + (f"{len(problems)} problem(s)" if problems else "ok") + f"; screenshot {shot}")
+              + (f"{len(problems)} problem(s)" if problems else "ok")
+              + (f"; screenshot {shot}" if shot.is_file() else ""))
         return 1 if problems else 0
     unittest.main()
 
