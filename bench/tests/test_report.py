@@ -87,9 +87,11 @@ def browser():
     if os.geteuid() == 0:
         opts.add_argument("--no-sandbox")  # chromium refuses to run as root with it
     driver = None
-    with deadline(TIMEOUT, "the browser session"):
+    # chromium leaves a folder in TMPDIR per session: give it one of ours.
+    with deadline(TIMEOUT, "the browser session"), tempfile.TemporaryDirectory() as tmp:
         try:
-            driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+            service = Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR=tmp))
+            driver = webdriver.Chrome(service=service, options=opts)
             driver.set_page_load_timeout(60)
             driver.set_script_timeout(30)
             yield driver
