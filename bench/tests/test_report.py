@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""The report page of a benchmark run (bench/report-html) in a real
+headless browser: Debian's chromium through chromedriver (python3-selenium).
+
+  python3 bench/tests/test_report.py
+      unit (ctest unit.report): a run folder made from the committed smoke
+      baseline (results/baseline/smoke: summarize, compare with the
+      held-out run results/heldout/smoke, the history and the charts with
+      gnuplot as scripts/bench draws them), its page checked in the
+      browser, and the same page with a broken image and with a wrong
+      number, which the check must catch; report-html's errors and its
+      escaping.
+  python3 bench/tests/test_report.py --run RUN_DIR [--screenshot FILE]
+      bench (ctest bench.report, after bench.smoke): check RUN_DIR/index.html.
+
+The check loads the page from file://, saves a screenshot of the whole page
+(RUN_DIR/report-screenshot.png unless --screenshot), requires every <img>
+to have loaded (naturalWidth > 0), every link to name an existing file,
+and the table's numbers to match the run's own: those of summary.txt
+(bench/summarize's output) and, computed here from results.txt without
+benchlib, the faults and faults / MIN (mean and sd over the seeds) of every
+run and the floors' gcm decrypt time.
+"""
+import argparse
+import collections
+import contextlib
+import os
+import pathlib
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import unittest
+import urllib.parse
+
+TOP = pathlib.Path(__file__).resolve().parent.parent.parent
+BENCH = TOP / "bench"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+# Every browser session ends within this many seconds or fails.
+TIMEOUT = 120
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+except ImportError:
+    # Debian's python3-selenium is the system Python's: a python3 earlier
+    # on PATH (a virtualenv, pyenv) does not see it.
+    if os.path.exists("/usr/bin/python3") and sys.executable != "/usr/bin/python3" \
+            and not os.environ.get("ISGX_REPORT_REEXEC"):
+        os.environ["ISGX_REPORT_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    sys.exit("test_report: error: python3-selenium is not installed (scripts/setup installs it)")
+
+
+class Timeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def deadline(seconds, what):
+    def fire(*_):
+        raise Timeout(f"{what} took more than {seconds} s")
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@contextlib.contextmanager
+def browser():
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.path.exists(path):
+            raise RuntimeError(f"{path} is missing: install chromium and chromium-driver "
+                               "(scripts/setup)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,1000", "--hide-scrollbars"):
+        opts.add_argument(arg)
+    if os.geteuid() == 0:
+        opts.add_argument("--no-sandbox")  # chromium refuses to run as root with it
+    driver = None
+    # chromium leaves a folder in TMPDIR per session: give it one of ours.
+    with deadline(TIMEOUT, "the browser session"), tempfile.TemporaryDirectory() as tmp:
+        try:
+            service = Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR=tmp))
+            driver = webdriver.Chrome(service=service, options=opts)
+            driver.set_page_load_timeout(60)
+            driver.set_script_timeout(30)
+            yield driver
+        finally:
+            if driver is not None:
+                driver.quit()
+
+
+# --- what the page must show, from the run's own files ----------------------
+
+def parse_results(path):
+    """[(metric, factors, value)] of a results.txt, parsed here."""
+    rows = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        if not line.startswith("metric="):
+            continue
+        f = dict(t.split("=", 1) for t in line.split())
+        factors = dict(kv.split("=", 1) for kv in f.get("factors", "").split(",") if kv)
+        rows.append((f["metric"], factors, float(f["value"])))
+    return rows
+
+
+def mean_sd(per_seed):
+    vals = [statistics.mean(v) for _, v in sorted(per_seed.items())]
+    return statistics.mean(vals), (statistics.stdev(vals) if len(vals) > 1 else 0.0)
+
+
+def expected_from_results(run):
+    """{row key: {"faults": (mean, sd), "fmin": (mean, sd)}} and the floors
+    {metric: (mean, sd)}, from results.txt: each seed's repeats averaged,
+    then mean and sample sd over the seeds."""
+    rows = parse_results(pathlib.Path(run) / "results.txt")
+    extras = ("capacity", "slow_ns", "usable")
+    mins = {}
+    for metric, f, v in rows:
+        if metric == "min_faults_usable":
+            mins[tuple(sorted((k, x) for k, x in f.items() if k not in extras))] = v
+    faults = collections.defaultdict(lambda: collections.defaultdict(list))
+    fmin = collections.defaultdict(lambda: collections.defaultdict(list))
+    floors = collections.defaultdict(list)
+    for metric, f, v in rows:
+        if f.get("source") in ("emu_bench", "floor"):
+            floors[metric].append(v)
+            continue
+        if metric != "faults" or f.get("source") or "pattern" not in f:
+            continue
+        key = (f"{f.get('policy', '?')}|{f['pattern']}|{float(f['ratio']):.2f}|"
+               f"{int(f.get('epc', 0))}|{int(f.get('threads', 1))}|{f.get('role', '')}")
+        seed = f.get("seed", "rep" + f.get("rep", "1"))
+        faults[key][seed].append(v)
+        mn = mins.get(tuple(sorted((k, x) for k, x in f.items() if k not in extras)))
+        if mn:
+            fmin[key][seed].append(v / mn)
+    want = {k: {"faults": mean_sd(per)} for k, per in faults.items()}
+    for k, per in fmin.items():
+        want[k]["fmin"] = mean_sd(per)
+    floor_want = {m: (statistics.mean(v), statistics.stdev(v) if len(v) > 1 else 0.0)
+                  for m, v in floors.items()}
+    return want, floor_want
+
+
+def summary_rows(run):
+    """{row key: {field: text}} of summary.txt's run table (summarize's own
+    output), the fields named as the page's cells."""
+    fields = ("fp", "faults", "min", "fmin", "fsteady", "frac", "et", "ipi", "p50", "p99",
+              "p999", "cost", "perf_p50", "perf_p99")
+    out, in_table = {}, False
+    for line in (pathlib.Path(run) / "summary.txt").read_text().splitlines():
+        if line.startswith("policy ") and "faults/MIN" in line:
+            in_table = True
+            continue
+        if in_table and not line.strip():
+            break
+        if in_table:
+            t = line.split("  IMPOSSIBLE")[0].split()
+            policy, pattern, ratio, epc, thr, role = t[:6]
+            key = f"{policy}|{pattern}|{ratio}|{epc}|{thr}|{'' if role == '-' else role}"
+            out[key] = dict(zip(fields, t[6:]))
+    return out
+
+
+def numbers(text):
+    """The numbers of a cell ("2703 ± 82", "–" for none: [nan])."""
+    text = text.replace("–", "nan")
+    return [float(x) for x in re.findall(r"-?(?:\d+\.?\d*|nan|inf)", text)]
+
+
+def close(shown, want, text):
+    """shown (rounded as printed in text) is want to the printed digits."""
+    if want != want:
+        return shown != shown
+    digits = len(text.split(".")[1]) if "." in text else 0
+    return abs(shown - want) <= 0.5 * 10 ** -digits + 1e-9 * abs(want)
+
+
+# --- the check --------------------------------------------------------------
+
+JS_IMAGES = ("return Array.from(document.images).map("
+             "i => [i.getAttribute('src'), i.complete, i.naturalWidth]);")
+JS_RUNS = ("return Array.from(document.querySelectorAll('#runs tr[data-key]')).map(tr => "
+           "[tr.dataset.key, Object.fromEntries(Array.from(tr.querySelectorAll('td[data-field]'))"
+           ".map(td => [td.dataset.field, td.innerText]))]);")
+JS_FLOORS = ("return Array.from(document.querySelectorAll('#floors tr[data-metric]')).map(tr => "
+             "[tr.dataset.metric, tr.cells[1].innerText]);")
+JS_LINKS = "return Array.from(document.links).map(a => a.href);"
+
+
+def check_page(run, screenshot):
+    """The problems of RUN/index.html (empty: the page is right)."""
+    run = pathlib.Path(run).resolve()
+    page = run / "index.html"
+    if not page.is_file():
+        return [f"no report page {page}"]
+    problems = []
+    with browser() as d:
+        d.get(page.as_uri())
+        height = d.execute_script("return document.documentElement.scrollHeight;")
+        d.set_window_size(1400, max(600, min(int(height), 16000)))
+        if not d.save_screenshot(str(screenshot)):
+            problems.append(f"no screenshot saved to {screenshot}")
+        body = d.find_element("tag name", "body").text
+        images = d.execute_script(JS_IMAGES)
+        runs = dict(d.execute_script(JS_RUNS))
+        floors = dict(d.execute_script(JS_FLOORS))
+        links = d.execute_script(JS_LINKS)
+
+    if not images:
+        problems.append("the page has no <img>")
+    for src, complete, width in images:
+        if not complete or not width:
+            problems.append(f"image {src} did not load (naturalWidth {width})")
+    for url in links:
+        u = urllib.parse.urlparse(url)
+        if u.scheme != "file":
+            problems.append(f"link {url} leaves the run folder (not file://)")
+        elif not pathlib.Path(urllib.parse.unquote(u.path)).exists():
+            problems.append(f"link {url} names no file")
+
+    # summary.txt, cell by cell.
+    text_rows = summary_rows(run)
+    if not text_rows:
+        problems.append("summary.txt has no run table")
+    if set(text_rows) != set(runs):
+        problems.append(f"the page's rows {sorted(runs)} are not summary.txt's {sorted(text_rows)}")
+    for key, cells in text_rows.items():
+        shown = runs.get(key, {})
+        for field, txt in cells.items():
+            if field not in shown:
+                problems.append(f"{key}: no {field} cell")
+                continue
+            want = [float(x) for x in txt.replace("±", " ").split()]
+            got = numbers(shown[field])
+            if len(got) != len(want) or not all(
+                    (a != a and b != b) or close(a, b, txt.split("±")[i] if "±" in txt else txt)
+                    for i, (a, b) in enumerate(zip(got, want))):
+                problems.append(f"{key}: {field} shows {shown[field]!r}, summary.txt {txt!r}")
+
+    # results.txt, computed here.
+    want, floor_want = expected_from_results(run)
+    for key, metrics in want.items():
+        shown = runs.get(key)
+        if shown is None:
+            problems.append(f"{key}: no row on the page")
+            continue
+        for field, (m, s) in metrics.items():
+            cell = shown.get(field, "")
+            got = numbers(cell)
+            parts = cell.split("±")
+            if len(got) != 2 or not close(got[0], m, parts[0].strip()) \
+                    or not close(got[1], s, parts[-1].strip()):
+                problems.append(f"{key}: {field} shows {cell!r}, results.txt gives "
+                                f"{m:.4f} ± {s:.4f}")
+    for metric in ("gcm_dec_4k", "gcm_enc_4k"):
+        if metric in floor_want:
+            cell = floors.get(metric, "")
+            got, (m, s) = numbers(cell), floor_want[metric]
+            if len(got) != 2 or abs(got[0] - m) > 0.006 or abs(got[1] - s) > 0.006:
+                problems.append(f"floor {metric} shows {cell!r}, results.txt gives {m:.2f} ± {s:.2f}")
+    seeds = len({f["seed"] for _, f, _ in parse_results(run / "results.txt")
+                 if "seed" in f and f.get("role") != "hog"})
+    if f"seeds: {seeds} " not in body:
+        problems.append(f"the page does not say 'seeds: {seeds}'")
+
+    # The verdict of compare.txt, when the run was compared.
+    cmp_txt = run / "compare.txt"
+    if cmp_txt.is_file():
+        text = cmp_txt.read_text()
+        if "REGRESSION:" in text and "REGRESSION against the baseline" not in body:
+            problems.append("compare.txt has a regression the page does not show")
+        if "no regression beyond the tolerances" in text \
+                and "no regression beyond the tolerances" not in body:
+            problems.append("compare.txt passed and the page does not say so")
+    return problems
+
+
+# --- the unit test: a run folder from the committed smoke baseline ------------
+
+def run_tool(*cmd, stdout=None, ok=(0,)):
+    p = subprocess.run([str(c) for c in cmd], stdout=stdout or subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=300)
+    if p.returncode not in ok:
+        raise AssertionError(f"{cmd} exited {p.returncode}: {p.stderr}")
+    return p
+
+
+def make_run(folder):
+    """A run folder as scripts/bench leaves it, from results/baseline/smoke."""
+    run = pathlib.Path(folder) / "run"
+    base = TOP / "results" / "baseline" / "smoke"
+    run.mkdir(parents=True)
+    for name in ("results.txt", "metadata.txt"):
+        shutil.copy(base / name, run / name)
+    for d in ("lat", "fault_latency"):
+        if (base / d).is_dir():
+            shutil.copytree(base / d, run / d)
+    (run / "status").write_text("0\n")
+    run_tool(sys.executable, BENCH / "summarize", run)
+    with open(run / "compare.txt", "w") as fh:
+        run_tool(sys.executable, BENCH / "compare", TOP / "results" / "heldout" / "smoke", run,
+                 stdout=fh, ok=(0, 1))
+    run_tool(sys.executable, BENCH / "history", "plot", TOP / "results" / "history" / "smoke.txt",
+             run, run)
+    meta = {}
+    for line in (run / "metadata.txt").read_text().splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            meta[k] = v.strip('"')
+    plots = pathlib.Path(folder) / "plots"
+    plots.mkdir()
+    for gp in sorted((TOP / "plots").glob("*.gp")):
+        run_tool("gnuplot", "-e",
+                 f"run='{run}'; out='{plots / (gp.stem + '.png')}'; "
+                 f"patterns='{meta.get('patterns', '')}'; policies='{meta.get('policies', '')}'; "
+                 f"config='{meta.get('config', '')}'; plotdir='{TOP / 'plots'}'", gp)
+    run_tool(sys.executable, BENCH / "report-html", run, "--charts", plots)
+    return run
+
+
+class ReportCli(unittest.TestCase):
+    def test_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = run_tool(sys.executable, BENCH / "report-html", pathlib.Path(tmp) / "none",
+                         ok=(2,))
+            self.assertIn("no run folder", p.stderr)
+            p = run_tool(sys.executable, BENCH / "report-html", tmp, ok=(2,))
+            self.assertIn("no results.txt", p.stderr)
+            (pathlib.Path(tmp) / "results.txt").write_text("metric=x value=oops\n")
+            p = run_tool(sys.executable, BENCH / "report-html", tmp, ok=(2,))
+            self.assertIn("error", p.stderr)
+            self.assertFalse((pathlib.Path(tmp) / "index.html").exists())
+
+    def test_escapes_what_it_reads(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = pathlib.Path(tmp)
+            shutil.copy(TOP / "results" / "baseline" / "smoke" / "results.txt", run)
+            (run / "metadata.txt").write_text("config=<b>smoke</b>\nhost_cpu=A&B <script>x</script>\n")
+            (run / "a<b>.txt").write_text("x")
+            run_tool(sys.executable, BENCH / "report-html", run)
+            page = (run / "index.html").read_text()
+            self.assertNotIn("<script", page)
+            self.assertNotIn("<b>smoke", page)
+            self.assertIn("A&amp;B &lt;script&gt;", page)
+            self.assertIn('href="a%3Cb%3E.txt"', page)
+
+
+class ReportInBrowser(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.rundir = make_run(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def copy(self, name):
+        dst = pathlib.Path(self.tmp.name) / name
+        shutil.copytree(self.rundir, dst)
+        return dst
+
+    def test_page_is_right(self):
+        self.assertEqual(len(list((self.rundir / "charts").glob("*.png"))),
+                         len(list((TOP / "plots").glob("*.gp"))) - 1)  # colors.gp draws none
+        shot = pathlib.Path(self.tmp.name) / "shot.png"
+        self.assertEqual(check_page(self.rundir, shot), [])
+        self.assertGreater(shot.stat().st_size, 10000)
+
+    def test_broken_image_is_caught(self):
+        run = self.copy("broken-image")
+        (run / "charts" / "tracking.png").unlink()
+        problems = check_page(run, run / "shot.png")
+        self.assertTrue(any("tracking.png did not load" in p for p in problems), problems)
+
+    def test_wrong_number_is_caught(self):
+        run = self.copy("wrong-number")
+        page = (run / "index.html").read_text()
+        # The first row's faults / MIN, one unit in its last digit higher.
+        m = re.search(r'data-field="fmin">(\d+\.\d+) ± ', page)
+        wrong = f"{float(m.group(1)) + 0.01:.2f}"
+        (run / "index.html").write_text(page[:m.start(1)] + wrong + page[m.end(1):])
+        problems = check_page(run, run / "shot.png")
+        self.assertTrue(any("fmin shows" in p and "summary.txt" in p for p in problems), problems)
+        self.assertTrue(any("fmin shows" in p and "results.txt" in p for p in problems), problems)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] in ("--run", "-h", "--help"):
+        ap = argparse.ArgumentParser(prog="bench/tests/test_report.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+        ap.add_argument("--run", required=True, help="a run folder with its index.html")
+        ap.add_argument("--screenshot", help="default RUN/report-screenshot.png")
+        a = ap.parse_args()
+        run = pathlib.Path(a.run)
+        shot = pathlib.Path(a.screenshot) if a.screenshot else run / "report-screenshot.png"
+        problems = check_page(run, shot)
+        for p in problems:
+            print(f"test_report: {p}", file=sys.stderr)
+        print(f"test_report: {run / 'index.html'}: "
+              + (f"{len(problems)} problem(s)" if problems else "ok")
+              + (f"; screenshot {shot}" if shot.is_file() else ""))
+        return 1 if problems else 0
+    unittest.main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
