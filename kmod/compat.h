@@ -11,7 +11,8 @@
  *   6.3   vma->vm_flags is read-only; vm_flags_set() changes it.
  *   6.4   class_create() lost its owner argument.
  *   6.4   page faults may run under the VMA's own lock instead of
- *         mmap_lock (FAULT_FLAG_VMA_LOCK); see isgx_fault_needs_mmap_lock().
+ *         mmap_lock (FAULT_FLAG_VMA_LOCK; file VMAs since 6.7); see
+ *         isgx_fault_needs_mmap_lock().
  *   6.4   MAX_ORDER became the largest order (it was one past it); 6.8
  *         renamed it MAX_PAGE_ORDER: ISGX_MAX_PAGE_ORDER is the largest.
  *   6.10  mm->get_unmapped_area is gone; mm_get_unmapped_area() does it.
