@@ -223,7 +223,7 @@ int isgx_emu_epa(unsigned long rbx, void *epc)
 	struct isgx_emu_lockset ls = {};
 	struct isgx_emu_epcm *e;
 	long idx;
-	int ret = 0;
+	int ret;
 
 	if (rbx != SGX_PT_VA || !isgx_emu_aligned(epc, PAGE_SIZE))
 		return ISGX_EMU_GP;
@@ -231,29 +231,19 @@ int isgx_emu_epa(unsigned long rbx, void *epc)
 	if (idx < 0)
 		return ISGX_EMU_PF;
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
-	e = isgx_emu_epcm(idx);
-	if (e->valid) {
-		ret = ISGX_EMU_PF;
-		goto out_unlock;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_FREE, idx);
+	if (ret)
+		return ret;
 	clear_page(epc);
+	e = isgx_emu_epcm(idx);
 	e->pt = SGX_PT_VA;
 	e->flags = 0;
 	e->blocked = 0;
 	e->enclave_address = 0;
 	e->owner = 0;
 	e->valid = 1;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
-out:
-	percpu_up_read(&isgx_emu.power_sem);
-	return ret;
+	isgx_emu_leaf_end(&ls);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_epa, ISGX);
 
@@ -271,42 +261,38 @@ int isgx_emu_eblock(void *epc)
 	struct isgx_emu_lockset ls = {};
 	struct isgx_emu_epcm *e;
 	long idx;
-	int ret = 0;
+	int ret;
 
 	ret = isgx_emu_epc_operand(epc, PAGE_SIZE, &idx);
 	if (ret)
 		return ret;
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = SGX_EPC_PAGE_CONFLICT;
-		goto out;
-	}
+	ret = isgx_emu_leaf_begin(&ls, SGX_EPC_PAGE_CONFLICT, ISGX_EMU_WANT_ANY,
+				  idx);
+	if (ret)
+		return ret;
 	e = isgx_emu_epcm(idx);
 	if (e->valid && isgx_emu_pt_is_child(e->pt) &&
 	    READ_ONCE(isgx_emu_epcm(e->owner)->etrack)) {
 		ret = SGX_ENTRYEPOCH_LOCKED;
-		goto out_unlock;
+		goto out;
 	}
 	if (!e->valid) {
 		ret = SGX_PG_INVLD;
-		goto out_unlock;
+		goto out;
 	}
 	if (!isgx_emu_pt_is_child(e->pt)) {
 		ret = e->pt == SGX_PT_SECS ? SGX_PG_IS_SECS : SGX_NOTBLOCKABLE;
-		goto out_unlock;
+		goto out;
 	}
 	if (e->blocked) {
 		ret = SGX_BLKSTATE;
-		goto out_unlock;
+		goto out;
 	}
 	e->blocked_epoch = isgx_emu_track_epoch(e->owner);
 	e->blocked = 1;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_eblock, ISGX);
@@ -336,7 +322,7 @@ static int isgx_emu_probe_rw(void *p, size_t size, void *scratch)
 int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 {
 	struct isgx_emu_lockset ls = {};
-	struct isgx_emu_epcm *e, *ve;
+	struct isgx_emu_epcm *e;
 	struct isgx_pageinfo pi;
 	struct isgx_pcmd pcmd = {};
 	struct isgx_crypt *c;
@@ -378,24 +364,20 @@ int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 	if (!c)
 		return ISGX_EMU_GP;	/* cannot happen on hardware */
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	isgx_emu_lockset_add(&ls, vidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_VALID, idx,
+				  vidx);
+	if (ret)
+		goto out_free;
 	e = isgx_emu_epcm(idx);
-	ve = isgx_emu_epcm(vidx);
-	if (!e->valid || !ve->valid || ve->pt != SGX_PT_VA) {
+	if (!isgx_emu_epcm_is(vidx, SGX_PT_VA)) {
 		ret = ISGX_EMU_PF;
-		goto out_unlock;
+		goto out;
 	}
 	switch (e->pt) {
 	case SGX_PT_SECS:
 		if (atomic_read(&e->nr_children)) {
 			ret = SGX_CHILD_PRESENT;
-			goto out_unlock;
+			goto out;
 		}
 		pcmd_eid = isgx_emu_secs_priv(idx)->eid;
 		break;
@@ -404,11 +386,11 @@ int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 	default:
 		if (!e->blocked) {
 			ret = SGX_PAGE_NOT_BLOCKED;
-			goto out_unlock;
+			goto out;
 		}
 		if (!isgx_emu_track_done(e->owner, e->blocked_epoch)) {
 			ret = SGX_NOT_TRACKED;
-			goto out_unlock;
+			goto out;
 		}
 		eid = isgx_emu_secs_priv(e->owner)->eid;
 		pcmd_eid = eid;
@@ -422,7 +404,7 @@ int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 	ret = isgx_crypt_page(c, true, ver, virt_to_page(epc), out);
 	if (WARN_ONCE(ret, "gcm(aes) encrypt failed: %d\n", ret)) {
 		ret = ISGX_EMU_GP;
-		goto out_unlock;
+		goto out;
 	}
 
 	pcmd.secinfo.flags = c->hdr.secinfo_flags;
@@ -434,7 +416,7 @@ int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 		ret = isgx_emu_write(&pginfo->addr, &c->hdr.linaddr,
 				     sizeof(pginfo->addr));
 	if (ret)
-		goto out_unlock;
+		goto out;
 
 	old = *(u64 *)va_slot;
 	*(u64 *)va_slot = ver;
@@ -442,10 +424,9 @@ int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 	if (isgx_emu_pt_is_child(e->pt))
 		atomic_dec(&isgx_emu_epcm(e->owner)->nr_children);
 	isgx_emu_epcm_invalidate(idx);
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
+out_free:
 	kfree(c);
 	return ret;
 }
@@ -455,7 +436,7 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 			void *epc, void *va_slot)
 {
 	struct isgx_emu_lockset ls = {};
-	struct isgx_emu_epcm *e, *ve, *se = NULL;
+	struct isgx_emu_epcm *e, *se = NULL;
 	struct isgx_pageinfo pi;
 	struct isgx_pcmd pcmd;
 	struct isgx_crypt *c;
@@ -494,45 +475,40 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 	if (!c)
 		return ISGX_EMU_GP;	/* cannot happen on hardware */
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	isgx_emu_lockset_add(&ls, vidx);
-	isgx_emu_lockset_add(&ls, sidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_FREE, idx,
+				  vidx, sidx);
+	if (ret)
+		goto out_free;
 	e = isgx_emu_epcm(idx);
-	ve = isgx_emu_epcm(vidx);
-	if (e->valid || !ve->valid || ve->pt != SGX_PT_VA) {
+	if (!isgx_emu_epcm_is(vidx, SGX_PT_VA)) {
 		ret = ISGX_EMU_PF;
-		goto out_unlock;
+		goto out;
 	}
 
 	c->hdr.linaddr = pi.addr;
 	if (isgx_emu_pt_is_child(pt)) {
 		if (!isgx_emu_aligned((void *)pi.secs, PAGE_SIZE)) {
 			ret = ISGX_EMU_GP;
-			goto out_unlock;
+			goto out;
 		}
 		if (sidx < 0 || sidx == idx) {
 			ret = ISGX_EMU_PF;
-			goto out_unlock;
+			goto out;
 		}
 		se = isgx_emu_epcm(sidx);
 		if (!se->valid || se->pt != SGX_PT_SECS) {
 			ret = ISGX_EMU_PF;
-			goto out_unlock;
+			goto out;
 		}
 		c->hdr.eid = isgx_emu_secs_priv(sidx)->eid;
 	} else if (pt == SGX_PT_SECS || pt == SGX_PT_VA) {
 		if (pi.secs) {
 			ret = ISGX_EMU_GP;
-			goto out_unlock;
+			goto out;
 		}
 	} else {
 		ret = ISGX_EMU_GP;
-		goto out_unlock;
+		goto out;
 	}
 
 	ver = *(u64 *)va_slot;
@@ -556,7 +532,7 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 		WARN_ONCE(ret != -EBADMSG, "gcm(aes) decrypt failed: %d\n", ret);
 		isgx_emu_page_abort(idx);
 		ret = SGX_MAC_COMPARE_FAIL;
-		goto out_unlock;
+		goto out;
 	}
 
 	*(u64 *)va_slot = 0;
@@ -580,10 +556,9 @@ static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
 		isgx_emu_track_reset(idx);
 	}
 	e->valid = 1;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
+out_free:
 	kfree(c);
 	return ret;
 }
