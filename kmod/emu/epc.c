@@ -352,6 +352,28 @@ int __isgx_emu_leaf_begin(struct isgx_emu_lockset *ls, int conflict,
 }
 
 /**
+ * isgx_emu_leaf_begin_page() - the prologue of a leaf whose one operand is
+ * an EPC page (EREMOVE, EBLOCK, ETRACK)
+ * @ls:		as for __isgx_emu_leaf_begin()
+ * @conflict:	as for __isgx_emu_leaf_begin()
+ * @want:	as for __isgx_emu_leaf_begin()
+ * @epc:	the operand, which must be page-aligned
+ * @idx:	its EPC page index, on success
+ *
+ * isgx_emu_epc_operand(), then isgx_emu_leaf_begin() on the page.
+ *
+ * Context: process context, may sleep.  As __isgx_emu_leaf_begin().
+ * Return: 0, or the code of the first check that fails, nothing held.
+ */
+int isgx_emu_leaf_begin_page(struct isgx_emu_lockset *ls, int conflict,
+			     enum isgx_emu_want want, void *epc, long *idx)
+{
+	int ret = isgx_emu_epc_operand(epc, PAGE_SIZE, idx);
+
+	return ret ? ret : isgx_emu_leaf_begin(ls, conflict, want, *idx);
+}
+
+/**
  * isgx_emu_leaf_end() - the common epilogue of every leaf
  * @ls:		the set that isgx_emu_leaf_begin() locked
  *
@@ -379,11 +401,8 @@ int isgx_emu_eremove(void *epc)
 	u64 eid = 0;
 	int ret;
 
-	ret = isgx_emu_epc_operand(epc, PAGE_SIZE, &idx);
-	if (ret)
-		return ret;
-
-	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_ANY, idx);
+	ret = isgx_emu_leaf_begin_page(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_ANY, epc,
+				       &idx);
 	if (ret)
 		return ret;
 	e = isgx_emu_epcm(idx);

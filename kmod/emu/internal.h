@@ -189,6 +189,8 @@ enum isgx_emu_want {
 int __isgx_emu_leaf_begin(struct isgx_emu_lockset *ls, int conflict,
 			  enum isgx_emu_want want, const long *idx,
 			  unsigned int nr);
+int isgx_emu_leaf_begin_page(struct isgx_emu_lockset *ls, int conflict,
+			     enum isgx_emu_want want, void *epc, long *idx);
 void isgx_emu_leaf_end(struct isgx_emu_lockset *ls);
 
 /*

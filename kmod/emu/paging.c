@@ -263,12 +263,8 @@ int isgx_emu_eblock(void *epc)
 	long idx;
 	int ret;
 
-	ret = isgx_emu_epc_operand(epc, PAGE_SIZE, &idx);
-	if (ret)
-		return ret;
-
-	ret = isgx_emu_leaf_begin(&ls, SGX_EPC_PAGE_CONFLICT, ISGX_EMU_WANT_ANY,
-				  idx);
+	ret = isgx_emu_leaf_begin_page(&ls, SGX_EPC_PAGE_CONFLICT,
+				       ISGX_EMU_WANT_ANY, epc, &idx);
 	if (ret)
 		return ret;
 	e = isgx_emu_epcm(idx);

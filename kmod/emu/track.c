@@ -250,11 +250,8 @@ int isgx_emu_etrack(void *secs)
 	long sidx;
 	int ret;
 
-	ret = isgx_emu_epc_operand(secs, PAGE_SIZE, &sidx);
-	if (ret)
-		return ret;
-
-	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_SECS, sidx);
+	ret = isgx_emu_leaf_begin_page(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_SECS,
+				       secs, &sidx);
 	if (ret)
 		return ret;
 	se = isgx_emu_epcm(sidx);
