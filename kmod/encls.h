@@ -17,6 +17,7 @@
 #ifndef _ISGX_ENCLS_H
 #define _ISGX_ENCLS_H
 
+#include <linux/bug.h>
 #include <linux/types.h>
 #include <asm/trapnr.h>
 
@@ -43,20 +44,38 @@ static inline bool encls_faulted(int ret)
 }
 
 /**
- * encls_failed() - was an ENCLS failure unexpected
+ * encls_faulted_unexpectedly() - did ENCLS take a fault that a bug explains
  * @ret:	return value of a wrapper
  *
  * A #PF is an expected consequence of losing the EPC (suspend, power
- * loss); anything else non-zero is a failure.
+ * loss) and is only counted; a #GP (or any other fault) means the driver
+ * passed what the leaf refuses.  Error codes are the leaf's answer and
+ * left to the caller.
  *
- * Return: true if @ret is an error code or a fault other than #PF.
+ * Return: true if @ret is a fault other than #PF.
  */
-static inline bool encls_failed(int ret)
+static inline bool encls_faulted_unexpectedly(int ret)
 {
-	if (encls_faulted(ret))
-		return ENCLS_TRAPNR(ret) != X86_TRAP_PF;
-	return !!ret;
+	return encls_faulted(ret) && ENCLS_TRAPNR(ret) != X86_TRAP_PF;
 }
+
+/**
+ * ENCLS_WARN() - warn about an ENCLS result that only a bug explains
+ * @r:		return value of a wrapper; 0 says nothing
+ * @name:	the leaf, e.g. "EWB"
+ *
+ * The one format for every unexpected ENCLS result: leaf, then the value
+ * in decimal and hex (a fault reads as ENCLS_FAULT_FLAG | trap number).
+ * Once per call site, as WARN_ONCE().  Callers decide what is unexpected:
+ * any non-zero result of a leaf that must not fail, or
+ * encls_faulted_unexpectedly() where error codes are expected.
+ *
+ * Return: true if @r is non-zero, so that it can stand in a condition.
+ */
+#define ENCLS_WARN(r, name) ({						\
+	int __r = (r);							\
+	WARN_ONCE(__r, "%s returned %d (%#x)\n", (name), __r, __r);	\
+})
 
 int isgx_hw_ecreate(struct isgx_pageinfo *pginfo, void *secs);
 int isgx_hw_eadd(struct isgx_pageinfo *pginfo, void *epc);

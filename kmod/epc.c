@@ -99,7 +99,8 @@ void isgx_epc_free(struct isgx_epc_page *page)
 {
 	int ret = __eremove(page->va);
 
-	if (WARN_ONCE(ret, "EREMOVE returned %#x; EPC page leaked\n", ret))
+	/* The page cannot be trusted to be free: leak it. */
+	if (ENCLS_WARN(ret, "EREMOVE"))
 		return;
 	isgx_epc_release_evicted(page);
 }

@@ -128,15 +128,6 @@
 #include "tlb.h"
 #include "va.h"
 
-/*
- * A #GP from ENCLS is a driver bug; a #PF is what a lost EPC gives
- * (power loss between EBLOCK and EWB) and is only counted.
- */
-static bool isgx_encls_gp(int ret)
-{
-	return encls_faulted(ret) && ENCLS_TRAPNR(ret) != ISGX_TRAP_PF;
-}
-
 /* Pages the ordinary allocator leaves for the VA pool. */
 #define ISGX_EPC_RESERVE		2
 /* Direct reclaim passes before an allocation gives up (all but two forced). */
@@ -958,7 +949,8 @@ static bool isgx_victim_block(struct isgx_victim *v, struct isgx_pte_clear *clea
 	ret = __eblock(v->epc->va);
 	/* Already blocked by an earlier pass whose EWB failed: fine. */
 	if (ret && ret != SGX_BLKSTATE) {
-		WARN_ONCE(isgx_encls_gp(ret), "EBLOCK faulted: %#x\n", ret);
+		if (encls_faulted_unexpectedly(ret))
+			ENCLS_WARN(ret, "EBLOCK");
 		return false;
 	}
 	/*
@@ -1054,7 +1046,8 @@ static void isgx_encl_track(struct isgx_encl *encl)
 		trace_etrack(encl->base, ret);
 		isgx_stat_inc(nr_etrack);
 	}
-	WARN_ONCE(isgx_encls_gp(ret), "ETRACK faulted: %#x\n", ret);
+	if (encls_faulted_unexpectedly(ret))
+		ENCLS_WARN(ret, "ETRACK");
 	isgx_encl_kick(encl);
 	migrate_enable();
 }
@@ -1126,7 +1119,8 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		isgx_victim_done(v);
 		/* Reading it in made the pages: the page stays resident. */
 		isgx_backing_free(encl, v->page);
-		WARN_ONCE(isgx_encls_gp(ret), "EWB faulted: %#x\n", ret);
+		if (encls_faulted_unexpectedly(ret))
+			ENCLS_WARN(ret, "EWB");
 		return false;
 	}
 	memcpy(page_address(b->pcmd) + b->pcmd_offset, &pcmd, sizeof(pcmd));
@@ -1179,7 +1173,8 @@ static void isgx_encl_secs_evict(struct isgx_encl *encl)
 	ret = __ewb(&pginfo, encl->secs->va, isgx_va_slot_addr(&slot));
 	trace_ewb(encl->base, ret, 0);
 	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
-		WARN_ONCE(isgx_encls_gp(ret), "EWB of a SECS faulted: %#x\n", ret);
+		if (encls_faulted_unexpectedly(ret))
+			ENCLS_WARN(ret, "EWB of a SECS");
 		isgx_stat_inc(nr_ewb_failed);
 		if (!isgx_encls_hw)
 			isgx_emu_encl_add_mm(encl->secs->va, encl->mm);

@@ -118,7 +118,7 @@ static struct isgx_va_page *isgx_va_page_new(void)
 		return ERR_CAST(epc);
 	}
 	ret = __epa(epc->va);
-	if (WARN_ONCE(ret, "EPA returned %#x\n", ret)) {
+	if (ENCLS_WARN(ret, "EPA")) {
 		isgx_epc_free(epc);
 		kfree(va);
 		return ERR_PTR(-EIO);

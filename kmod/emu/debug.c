@@ -28,35 +28,31 @@ static int isgx_emu_edbg(bool write, void *addr, u64 *data)
 			return ret;
 	}
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_VALID, idx);
+	if (ret)
+		return ret;
 	e = isgx_emu_epcm(idx);
-	if (!e->valid ||
-	    !(e->pt == SGX_PT_REG || e->pt == SGX_PT_TCS ||
+	if (!(e->pt == SGX_PT_REG || e->pt == SGX_PT_TCS ||
 	      (!write && e->pt == SGX_PT_VA))) {
 		ret = ISGX_EMU_PF;
-		goto out_unlock;
+		goto out;
 	}
 	if (e->flags & (SGX_SECINFO_PENDING | SGX_SECINFO_MODIFIED)) {
 		ret = SGX_PAGE_NOT_DEBUGGABLE;
-		goto out_unlock;
+		goto out;
 	}
 	if (e->pt == SGX_PT_TCS &&
 	    (write ? off != offsetof(struct isgx_tcs, flags) :
 		     off >= SGX_TCS_RESERVED_OFFSET)) {
 		ret = ISGX_EMU_GP;
-		goto out_unlock;
+		goto out;
 	}
 	if (e->pt != SGX_PT_VA) {
 		/* A valid child pins its SECS. */
 		secs = isgx_emu_epc_page(e->owner);
 		if (!(secs->attributes & SGX_ATTR_DEBUG)) {
 			ret = ISGX_EMU_GP;
-			goto out_unlock;
+			goto out;
 		}
 	}
 
@@ -75,10 +71,8 @@ static int isgx_emu_edbg(bool write, void *addr, u64 *data)
 			val = (val & ~7ULL) ? ~0ULL : 0;
 		ret = isgx_emu_write(data, &val, sizeof(val));
 	}
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 

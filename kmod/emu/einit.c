@@ -341,7 +341,6 @@ int isgx_emu_einit(struct isgx_sigstruct *sigstruct, void *secs,
 	struct isgx_emu_secs_priv *priv;
 	struct isgx_einittoken *tok;
 	struct isgx_sigstruct *sig;
-	struct isgx_emu_epcm *se;
 	struct isgx_secs *s = secs;
 	struct sha256_state sha;
 	u64 lehash[4], *msr;
@@ -384,39 +383,31 @@ int isgx_emu_einit(struct isgx_sigstruct *sigstruct, void *secs,
 	if (ret)
 		goto out_free;
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, sidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out_up;
-	}
-	se = isgx_emu_epcm(sidx);
-	if (!se->valid || se->pt != SGX_PT_SECS) {
-		ret = ISGX_EMU_PF;
-		goto out_unlock;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_SECS, sidx);
+	if (ret)
+		goto out_free;
 	if (!(s->attributes & SGX_ATTR_KSS) &&
 	    (!isgx_emu_all_zero(sig->isv_family_id, 16) ||
 	     !isgx_emu_all_zero(sig->isv_ext_prod_id, 16))) {
 		ret = SGX_INVALID_SIG_STRUCT;
-		goto out_unlock;
+		goto out_end;
 	}
 	if (s->attributes & SGX_ATTR_INIT) {
 		ret = ISGX_EMU_GP;
-		goto out_unlock;
+		goto out_end;
 	}
 	priv = isgx_emu_secs_priv(sidx);
 	sha = priv->sha;
 	sha256_final(&sha, mrenclave);
 	if (memcmp(mrenclave, sig->enclave_hash, SGX_HASH_SIZE)) {
 		ret = SGX_INVALID_MEASUREMENT;
-		goto out_unlock;
+		goto out_end;
 	}
 	sha256(sig->modulus, SGX_MODULUS_SIZE, mrsigner);
 	if ((s->attributes & SGX_ATTR_EINITTOKENKEY) &&
 	    memcmp(mrsigner, lehash, SGX_HASH_SIZE)) {
 		ret = SGX_INVALID_ATTRIBUTE;
-		goto out_unlock;
+		goto out_end;
 	}
 	if ((s->attributes & sig->attributes_mask) !=
 	    (sig->attributes & sig->attributes_mask) ||
@@ -424,18 +415,18 @@ int isgx_emu_einit(struct isgx_sigstruct *sigstruct, void *secs,
 	    (s->miscselect & sig->miscmask) !=
 	    (sig->miscselect & sig->miscmask)) {
 		ret = SGX_INVALID_ATTRIBUTE;
-		goto out_unlock;
+		goto out_end;
 	}
 	if (!(tok->valid & SGX_EINITTOKEN_VALID)) {
 		if (memcmp(mrsigner, lehash, SGX_HASH_SIZE) ||
 		    !isgx_lc_permitted(mrsigner)) {
 			ret = SGX_INVALID_EINITTOKEN;
-			goto out_unlock;
+			goto out_end;
 		}
 	} else {
 		ret = isgx_token_check(tok, s);
 		if (ret)
-			goto out_unlock;
+			goto out_end;
 	}
 
 	memcpy(s->mrenclave, mrenclave, SGX_HASH_SIZE);
@@ -444,10 +435,8 @@ int isgx_emu_einit(struct isgx_sigstruct *sigstruct, void *secs,
 	s->isv_svn = sig->isv_svn;
 	s->attributes |= SGX_ATTR_INIT;
 	ret = 0;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
-out_up:
-	percpu_up_read(&isgx_emu.power_sem);
+out_end:
+	isgx_emu_leaf_end(&ls);
 out_free:
 	kfree(sig);
 	return ret;

@@ -83,6 +83,30 @@ int isgx_emu_epc_operand(const void *addr, unsigned long align, long *idx)
 }
 
 /**
+ * isgx_emu_pginfo_operands() - the first checks of a leaf that takes a PAGEINFO
+ * @pginfo:	RBX: the PAGEINFO
+ * @epc:	RCX: the target EPC page
+ * @idx:	@epc's EPC page index, on success
+ *
+ * ECREATE, EADD, EWB, ELDB and ELDU begin alike: both alignments, then
+ * @epc's membership (§1.4).  Reading the PAGEINFO is left to the leaf,
+ * since EWB and ELDx check their VA slot first.
+ *
+ * Context: any.
+ * Return: 0, ISGX_EMU_GP when misaligned, ISGX_EMU_PF when @epc is outside
+ * the EPC.
+ */
+int isgx_emu_pginfo_operands(const struct isgx_pageinfo *pginfo,
+			     const void *epc, long *idx)
+{
+	if (!isgx_emu_aligned(pginfo, SGX_PAGEINFO_ALIGN) ||
+	    !isgx_emu_aligned(epc, PAGE_SIZE))
+		return ISGX_EMU_GP;
+	*idx = isgx_emu_epc_index(epc);
+	return *idx < 0 ? ISGX_EMU_PF : 0;
+}
+
+/**
  * isgx_emu_epc_page() - kernel address of an EPC page
  * @idx:	EPC page index, below isgx_emu.nr_pages
  *
@@ -271,6 +295,98 @@ void isgx_emu_lockset_unlock(struct isgx_emu_lockset *ls)
 }
 
 /**
+ * __isgx_emu_leaf_begin() - the common prologue of every leaf
+ * @ls:		an empty lockset, filled and locked here
+ * @conflict:	what the leaf reports when a page is busy under strict
+ *		conflict detection: ISGX_EMU_GP for most leaves,
+ *		SGX_EPC_PAGE_CONFLICT for EBLOCK
+ * @want:	what the EPCM must say of @idx[0]
+ * @idx:	EPC indices of the pages the leaf operates on; negative ones
+ *		(an operand outside the EPC) are left out
+ * @nr:		entries in @idx
+ *
+ * Takes power_sem for read, then the busy bits of @idx (lock order 1, 2
+ * in internal.h), then checks @idx[0] against @want.  The operand checks
+ * that need no lock come before it; the rest of the EPCM checks, which
+ * need the busy bits, after.  Use it through isgx_emu_leaf_begin().
+ *
+ * Context: process context, may sleep.  On success, power_sem (read) and
+ * the busy bits of @ls are held until isgx_emu_leaf_end().
+ * Return: 0; @conflict, or ISGX_EMU_PF when @idx[0] is not as @want
+ * says, with nothing held.
+ */
+int __isgx_emu_leaf_begin(struct isgx_emu_lockset *ls, int conflict,
+			  enum isgx_emu_want want, const long *idx,
+			  unsigned int nr)
+{
+	const struct isgx_emu_epcm *e;
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < nr; i++)
+		isgx_emu_lockset_add(ls, idx[i]);
+	percpu_down_read(&isgx_emu.power_sem);
+	if (isgx_emu_lockset_lock(ls)) {
+		percpu_up_read(&isgx_emu.power_sem);
+		return conflict;
+	}
+	if (want == ISGX_EMU_WANT_ANY)
+		return 0;
+	e = isgx_emu_epcm(idx[0]);
+	switch (want) {
+	case ISGX_EMU_WANT_FREE:
+		ok = !e->valid;
+		break;
+	case ISGX_EMU_WANT_VALID:
+		ok = e->valid;
+		break;
+	default:
+		ok = e->valid && e->pt == SGX_PT_SECS;
+		break;
+	}
+	if (!ok) {
+		isgx_emu_leaf_end(ls);
+		return ISGX_EMU_PF;
+	}
+	return 0;
+}
+
+/**
+ * isgx_emu_leaf_begin_page() - the prologue of a leaf whose one operand is
+ * an EPC page (EREMOVE, EBLOCK, ETRACK)
+ * @ls:		as for __isgx_emu_leaf_begin()
+ * @conflict:	as for __isgx_emu_leaf_begin()
+ * @want:	as for __isgx_emu_leaf_begin()
+ * @epc:	the operand, which must be page-aligned
+ * @idx:	its EPC page index, on success
+ *
+ * isgx_emu_epc_operand(), then isgx_emu_leaf_begin() on the page.
+ *
+ * Context: process context, may sleep.  As __isgx_emu_leaf_begin().
+ * Return: 0, or the code of the first check that fails, nothing held.
+ */
+int isgx_emu_leaf_begin_page(struct isgx_emu_lockset *ls, int conflict,
+			     enum isgx_emu_want want, void *epc, long *idx)
+{
+	int ret = isgx_emu_epc_operand(epc, PAGE_SIZE, idx);
+
+	return ret ? ret : isgx_emu_leaf_begin(ls, conflict, want, *idx);
+}
+
+/**
+ * isgx_emu_leaf_end() - the common epilogue of every leaf
+ * @ls:		the set that isgx_emu_leaf_begin() locked
+ *
+ * Context: process context, after a successful isgx_emu_leaf_begin();
+ * drops the busy bits of @ls and power_sem.
+ */
+void isgx_emu_leaf_end(struct isgx_emu_lockset *ls)
+{
+	isgx_emu_lockset_unlock(ls);
+	percpu_up_read(&isgx_emu.power_sem);
+}
+
+/**
  * isgx_emu_eremove() - ENCLS[EREMOVE]
  * @epc:	EPC page
  *
@@ -283,21 +399,15 @@ int isgx_emu_eremove(void *epc)
 	struct isgx_emu_epcm *e;
 	long idx;
 	u64 eid = 0;
-	int ret = 0;
+	int ret;
 
-	ret = isgx_emu_epc_operand(epc, PAGE_SIZE, &idx);
+	ret = isgx_emu_leaf_begin_page(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_ANY, epc,
+				       &idx);
 	if (ret)
 		return ret;
-
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
 	e = isgx_emu_epcm(idx);
 	if (!e->valid)
-		goto out_unlock;
+		goto out;
 
 	switch (e->pt) {
 	case SGX_PT_VA:
@@ -305,7 +415,7 @@ int isgx_emu_eremove(void *epc)
 	case SGX_PT_SECS:
 		if (atomic_read(&e->nr_children)) {
 			ret = SGX_CHILD_PRESENT;
-			goto out_unlock;
+			goto out;
 		}
 		eid = isgx_emu_secs_priv(idx)->eid;
 		isgx_emu_track_reset(idx);
@@ -313,16 +423,14 @@ int isgx_emu_eremove(void *epc)
 	default:
 		if (isgx_emu_track_active(e->owner)) {
 			ret = SGX_ENCLAVE_ACT;
-			goto out_unlock;
+			goto out;
 		}
 		atomic_dec(&isgx_emu_epcm(e->owner)->nr_children);
 		break;
 	}
 	isgx_emu_epcm_invalidate(idx);
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	/* The enclave is gone: forget which mms mapped it. */
 	if (eid)
 		isgx_emu_encl_drop(eid);

@@ -149,6 +149,8 @@ extern struct isgx_emu isgx_emu;
 /* epc.c */
 long isgx_emu_epc_index(const void *addr);
 int isgx_emu_epc_operand(const void *addr, unsigned long align, long *idx);
+int isgx_emu_pginfo_operands(const struct isgx_pageinfo *pginfo,
+			     const void *epc, long *idx);
 void *isgx_emu_epc_page(unsigned long idx);
 void isgx_emu_page_abort(unsigned long idx);
 void isgx_emu_epcm_invalidate(unsigned long idx);
@@ -169,6 +171,38 @@ void isgx_emu_lockset_add(struct isgx_emu_lockset *ls, long idx);
 int isgx_emu_lockset_lock(struct isgx_emu_lockset *ls);
 void isgx_emu_lockset_unlock(struct isgx_emu_lockset *ls);
 
+/**
+ * enum isgx_emu_want - what isgx_emu_leaf_begin() requires of a leaf's
+ * first page, under its busy bit, or the leaf takes a #PF
+ * @ISGX_EMU_WANT_ANY:		nothing: the leaf checks the EPCM itself
+ * @ISGX_EMU_WANT_FREE:		not valid (the target of ECREATE, EADD, EPA, ELDx)
+ * @ISGX_EMU_WANT_VALID:	valid, of any type
+ * @ISGX_EMU_WANT_SECS:		a valid SECS
+ */
+enum isgx_emu_want {
+	ISGX_EMU_WANT_ANY,
+	ISGX_EMU_WANT_FREE,
+	ISGX_EMU_WANT_VALID,
+	ISGX_EMU_WANT_SECS,
+};
+
+int __isgx_emu_leaf_begin(struct isgx_emu_lockset *ls, int conflict,
+			  enum isgx_emu_want want, const long *idx,
+			  unsigned int nr);
+int isgx_emu_leaf_begin_page(struct isgx_emu_lockset *ls, int conflict,
+			     enum isgx_emu_want want, void *epc, long *idx);
+void isgx_emu_leaf_end(struct isgx_emu_lockset *ls);
+
+/*
+ * isgx_emu_leaf_begin(ls, conflict, want, idx...) - the prologue of every
+ * leaf, for the EPC pages @idx... (the first is the one @want applies to);
+ * see __isgx_emu_leaf_begin().
+ */
+#define isgx_emu_leaf_begin(ls, conflict, want, ...)			\
+	__isgx_emu_leaf_begin(ls, conflict, want,			\
+			      (const long []){ __VA_ARGS__ },		\
+			      ARRAY_SIZE(((const long []){ __VA_ARGS__ })))
+
 static inline struct isgx_emu_epcm *isgx_emu_epcm(unsigned long idx)
 {
 	return &isgx_emu.epcm[idx];
@@ -177,6 +211,14 @@ static inline struct isgx_emu_epcm *isgx_emu_epcm(unsigned long idx)
 static inline struct isgx_emu_secs_priv *isgx_emu_secs_priv(unsigned long idx)
 {
 	return isgx_emu_epc_page(idx) + ISGX_EMU_SECS_PRIV_OFFSET;
+}
+
+/* Is EPC page @idx valid in the EPCM, with page type @pt?  Busy bit held. */
+static inline bool isgx_emu_epcm_is(unsigned long idx, unsigned int pt)
+{
+	const struct isgx_emu_epcm *e = isgx_emu_epcm(idx);
+
+	return e->valid && e->pt == pt;
 }
 
 static inline bool isgx_emu_pt_is_child(unsigned int pt)

@@ -88,6 +88,15 @@ static int isgx_emu_secs_check(const struct isgx_secs *s)
 	return 0;
 }
 
+/* ECREATE and EADD: the PAGEINFO and target checks, then read PAGEINFO. */
+static int isgx_emu_build_operands(struct isgx_pageinfo *pginfo, void *epc,
+				   long *idx, struct isgx_pageinfo *pi)
+{
+	int ret = isgx_emu_pginfo_operands(pginfo, epc, idx);
+
+	return ret ? ret : isgx_emu_read(pi, pginfo, sizeof(*pi));
+}
+
 /**
  * isgx_emu_ecreate() - ENCLS[ECREATE]
  * @pginfo:	PAGEINFO: SRCPGE = source SECS, SECINFO, LINADDR = SECS = 0
@@ -107,13 +116,7 @@ int isgx_emu_ecreate(struct isgx_pageinfo *pginfo, void *secs)
 	long idx;
 	int ret;
 
-	if (!isgx_emu_aligned(pginfo, SGX_PAGEINFO_ALIGN) ||
-	    !isgx_emu_aligned(secs, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(secs);
-	if (idx < 0)
-		return ISGX_EMU_PF;
-	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
+	ret = isgx_emu_build_operands(pginfo, secs, &idx, &pi);
 	if (ret)
 		return ret;
 	if (!isgx_emu_aligned((void *)pi.contents, PAGE_SIZE) ||
@@ -130,21 +133,14 @@ int isgx_emu_ecreate(struct isgx_pageinfo *pginfo, void *secs)
 	    SGX_PT_SECS)
 		return ISGX_EMU_GP;
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_FREE, idx);
+	if (ret)
+		return ret;
 	e = isgx_emu_epcm(idx);
-	if (e->valid) {
-		ret = ISGX_EMU_PF;
-		goto out_unlock;
-	}
 	/* A source inside the EPC reads as abort page; refuse it as #PF. */
 	if (isgx_emu_epc_contains((void *)pi.contents)) {
 		ret = ISGX_EMU_PF;
-		goto out_unlock;
+		goto out;
 	}
 	ret = isgx_emu_read(s, (void *)pi.contents, PAGE_SIZE);
 	if (!ret)
@@ -152,7 +148,7 @@ int isgx_emu_ecreate(struct isgx_pageinfo *pginfo, void *secs)
 	if (ret) {
 		/* Faults leave the target invalid. */
 		isgx_emu_page_abort(idx);
-		goto out_unlock;
+		goto out;
 	}
 
 	memset(s->mrenclave, 0, sizeof(s->mrenclave));
@@ -171,10 +167,8 @@ int isgx_emu_ecreate(struct isgx_pageinfo *pginfo, void *secs)
 	atomic_set(&e->nr_children, 0);
 	isgx_emu_track_reset(idx);
 	e->valid = 1;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_ecreate, ISGX);
@@ -200,7 +194,7 @@ static int isgx_emu_tcs_check(const struct isgx_tcs *tcs, bool mode64)
 int isgx_emu_eadd(struct isgx_pageinfo *pginfo, void *epc)
 {
 	struct isgx_emu_lockset ls = {};
-	struct isgx_emu_epcm *e, *se;
+	struct isgx_emu_epcm *e;
 	struct isgx_emu_secs_priv *priv;
 	struct isgx_pageinfo pi;
 	struct isgx_secinfo si;
@@ -210,13 +204,7 @@ int isgx_emu_eadd(struct isgx_pageinfo *pginfo, void *epc)
 	u8 rec[64] = {};
 	int ret;
 
-	if (!isgx_emu_aligned(pginfo, SGX_PAGEINFO_ALIGN) ||
-	    !isgx_emu_aligned(epc, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(epc);
-	if (idx < 0)
-		return ISGX_EMU_PF;
-	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
+	ret = isgx_emu_build_operands(pginfo, epc, &idx, &pi);
 	if (ret)
 		return ret;
 	if (!isgx_emu_aligned((void *)pi.contents, PAGE_SIZE) ||
@@ -236,22 +224,18 @@ int isgx_emu_eadd(struct isgx_pageinfo *pginfo, void *epc)
 	    (pt != SGX_PT_REG && pt != SGX_PT_TCS))
 		return ISGX_EMU_GP;
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	isgx_emu_lockset_add(&ls, sidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_FREE, idx,
+				  sidx);
+	if (ret)
+		return ret;
 	e = isgx_emu_epcm(idx);
-	se = isgx_emu_epcm(sidx);
-	if (e->valid || !se->valid || se->pt != SGX_PT_SECS) {
+	if (!isgx_emu_epcm_is(sidx, SGX_PT_SECS)) {
 		ret = ISGX_EMU_PF;
-		goto out_unlock;
+		goto out;
 	}
 	if (isgx_emu_epc_contains((void *)pi.contents)) {
 		ret = ISGX_EMU_PF;
-		goto out_unlock;
+		goto out;
 	}
 	secs = isgx_emu_epc_page(sidx);
 	ret = isgx_emu_read(epc, (void *)pi.contents, PAGE_SIZE);
@@ -292,15 +276,13 @@ int isgx_emu_eadd(struct isgx_pageinfo *pginfo, void *epc)
 	e->owner = sidx;
 	e->blocked_epoch = 0;
 	e->valid = 1;
-	atomic_inc(&se->nr_children);
-	goto out_unlock;
+	atomic_inc(&isgx_emu_epcm(sidx)->nr_children);
+	goto out;
 
 out_abort:
 	isgx_emu_page_abort(idx);
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_eadd, ISGX);
@@ -321,7 +303,7 @@ int isgx_emu_eextend(void *secs, void *chunk)
 	struct isgx_secs *s = secs;
 	long idx, sidx;
 	u8 rec[64] = {};
-	int ret = 0;
+	int ret;
 
 	ret = isgx_emu_epc_operand(secs, PAGE_SIZE, &sidx);
 	if (ret)
@@ -330,21 +312,18 @@ int isgx_emu_eextend(void *secs, void *chunk)
 	if (ret)
 		return ret;
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	isgx_emu_lockset_add(&ls, sidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_VALID, idx,
+				  sidx);
+	if (ret)
+		return ret;
 	e = isgx_emu_epcm(idx);
-	if (!e->valid || (e->pt != SGX_PT_REG && e->pt != SGX_PT_TCS)) {
+	if (e->pt != SGX_PT_REG && e->pt != SGX_PT_TCS) {
 		ret = ISGX_EMU_PF;
-		goto out_unlock;
+		goto out;
 	}
 	if (e->owner != sidx || (s->attributes & SGX_ATTR_INIT)) {
 		ret = ISGX_EMU_GP;
-		goto out_unlock;
+		goto out;
 	}
 	priv = isgx_emu_secs_priv(sidx);
 	put_unaligned_le64(ISGX_TAG_EEXTEND, rec);
@@ -352,10 +331,8 @@ int isgx_emu_eextend(void *secs, void *chunk)
 			   ((unsigned long)chunk & ~PAGE_MASK), rec + 8);
 	sha256_update(&priv->sha, rec, sizeof(rec));
 	sha256_update(&priv->sha, chunk, SGX_CHUNK_SIZE);
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_eextend, ISGX);

@@ -223,7 +223,7 @@ int isgx_emu_epa(unsigned long rbx, void *epc)
 	struct isgx_emu_lockset ls = {};
 	struct isgx_emu_epcm *e;
 	long idx;
-	int ret = 0;
+	int ret;
 
 	if (rbx != SGX_PT_VA || !isgx_emu_aligned(epc, PAGE_SIZE))
 		return ISGX_EMU_GP;
@@ -231,29 +231,19 @@ int isgx_emu_epa(unsigned long rbx, void *epc)
 	if (idx < 0)
 		return ISGX_EMU_PF;
 
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
-	e = isgx_emu_epcm(idx);
-	if (e->valid) {
-		ret = ISGX_EMU_PF;
-		goto out_unlock;
-	}
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_FREE, idx);
+	if (ret)
+		return ret;
 	clear_page(epc);
+	e = isgx_emu_epcm(idx);
 	e->pt = SGX_PT_VA;
 	e->flags = 0;
 	e->blocked = 0;
 	e->enclave_address = 0;
 	e->owner = 0;
 	e->valid = 1;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
-out:
-	percpu_up_read(&isgx_emu.power_sem);
-	return ret;
+	isgx_emu_leaf_end(&ls);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_epa, ISGX);
 
@@ -271,42 +261,34 @@ int isgx_emu_eblock(void *epc)
 	struct isgx_emu_lockset ls = {};
 	struct isgx_emu_epcm *e;
 	long idx;
-	int ret = 0;
+	int ret;
 
-	ret = isgx_emu_epc_operand(epc, PAGE_SIZE, &idx);
+	ret = isgx_emu_leaf_begin_page(&ls, SGX_EPC_PAGE_CONFLICT,
+				       ISGX_EMU_WANT_ANY, epc, &idx);
 	if (ret)
 		return ret;
-
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = SGX_EPC_PAGE_CONFLICT;
-		goto out;
-	}
 	e = isgx_emu_epcm(idx);
 	if (e->valid && isgx_emu_pt_is_child(e->pt) &&
 	    READ_ONCE(isgx_emu_epcm(e->owner)->etrack)) {
 		ret = SGX_ENTRYEPOCH_LOCKED;
-		goto out_unlock;
+		goto out;
 	}
 	if (!e->valid) {
 		ret = SGX_PG_INVLD;
-		goto out_unlock;
+		goto out;
 	}
 	if (!isgx_emu_pt_is_child(e->pt)) {
 		ret = e->pt == SGX_PT_SECS ? SGX_PG_IS_SECS : SGX_NOTBLOCKABLE;
-		goto out_unlock;
+		goto out;
 	}
 	if (e->blocked) {
 		ret = SGX_BLKSTATE;
-		goto out_unlock;
+		goto out;
 	}
 	e->blocked_epoch = isgx_emu_track_epoch(e->owner);
 	e->blocked = 1;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
 out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_eblock, ISGX);
@@ -317,6 +299,204 @@ static int isgx_emu_probe_rw(void *p, size_t size, void *scratch)
 	int ret = isgx_emu_read(scratch, p, size);
 
 	return ret ? ret : isgx_emu_write(p, scratch, size);
+}
+
+/**
+ * struct isgx_emu_pgop - one EWB, ELDB or ELDU, carried between its phases
+ * @pginfo:	RBX: the caller's PAGEINFO
+ * @epc:	RCX: the EPC page
+ * @va_slot:	RDX: the VA slot
+ * @pi:		*@pginfo as read
+ * @pcmd:	ELDx: the PCMD as read.  EWB: what is written back, a copy of
+ *		the caller's PCMD buffer (its probe reads it) whose SECINFO
+ *		flags, ENCLAVEID and MAC are set
+ * @page:	SRCPGE's struct page: the ciphertext (EWB out, ELDx in)
+ * @idx:	EPC index of @epc
+ * @vidx:	EPC index of the VA page that holds @va_slot
+ * @sidx:	ELDx of a child: EPC index of PAGEINFO.SECS, or -1
+ * @pt:		ELDx: page type taken from the PCMD
+ * @eid:	EID of the parent SECS in the MAC header, 0 for SECS and VA
+ * @blocked:	ELDB rather than ELDU
+ *
+ * Each leaf runs in three phases, as the spec lists its checks (§4.10,
+ * §4.11): the operand checks, which need no lock; the checks of the page,
+ * its VA page and its parent, under the busy bits; and the commit (the
+ * crypto and the EPCM change).  The first error decides the result, so
+ * the order of the checks within and across the phases is the spec's.
+ */
+struct isgx_emu_pgop {
+	struct isgx_pageinfo *pginfo;
+	void *epc;
+	void *va_slot;
+	struct isgx_pageinfo pi;
+	struct isgx_pcmd pcmd;
+	struct page *page;
+	long idx;
+	long vidx;
+	long sidx;
+	unsigned int pt;
+	u64 eid;
+	bool blocked;
+};
+
+/**
+ * struct isgx_emu_pgop_leaf - the phases of EWB or ELDx
+ * @operands:	phase 1, no lock held
+ * @want:	what the EPCM must say of the page for phase 2 to run
+ * @check:	phase 2, busy bits of the page, the VA page and the parent
+ * @commit:	phase 3, the same held; @c is the leaf's crypto scratch
+ */
+struct isgx_emu_pgop_leaf {
+	int (*operands)(struct isgx_emu_pgop *op);
+	enum isgx_emu_want want;
+	int (*check)(struct isgx_emu_pgop *op);
+	int (*commit)(struct isgx_emu_pgop *op, struct isgx_crypt *c);
+};
+
+/*
+ * Run a paging leaf: the common pattern of EWB and ELDx, stated once.
+ * The crypto scratch is allocated before any lock is taken, so a leaf
+ * that cannot get it fails holding nothing.
+ */
+static int isgx_emu_pgop_run(const struct isgx_emu_pgop_leaf *leaf,
+			     struct isgx_emu_pgop *op)
+{
+	struct isgx_emu_lockset ls = {};
+	struct isgx_crypt *c;
+	int ret;
+
+	ret = leaf->operands(op);
+	if (ret)
+		return ret;
+	c = isgx_crypt_alloc();
+	if (!c)
+		return ISGX_EMU_GP;	/* cannot happen on hardware */
+
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, leaf->want, op->idx,
+				  op->vidx, op->sidx);
+	if (ret)
+		goto out_free;
+	ret = leaf->check(op);
+	if (!ret)
+		ret = leaf->commit(op, c);
+	isgx_emu_leaf_end(&ls);
+out_free:
+	kfree(c);
+	return ret;
+}
+
+/* Alignment of PAGEINFO.PCMD and PAGEINFO.SRCPGE for EWB and ELDx. */
+static bool isgx_emu_pgop_aligned(const struct isgx_pageinfo *pi)
+{
+	return isgx_emu_aligned((void *)pi->metadata, SGX_PCMD_ALIGN) &&
+	       isgx_emu_aligned((void *)pi->contents, PAGE_SIZE);
+}
+
+/* EWB and ELDx begin alike: PAGEINFO and the page, then the VA slot. */
+static int isgx_emu_pgop_operands(struct isgx_emu_pgop *op)
+{
+	int ret = isgx_emu_pginfo_operands(op->pginfo, op->epc, &op->idx);
+
+	return ret ? ret : isgx_emu_epc_operand(op->va_slot, SGX_VA_SLOT_SIZE,
+						&op->vidx);
+}
+
+/* EWB, phase 1: the operands, before any lock. */
+static int isgx_emu_ewb_operands(struct isgx_emu_pgop *op)
+{
+	struct isgx_pageinfo *pi = &op->pi;
+	int ret;
+
+	ret = isgx_emu_pgop_operands(op);
+	if (ret)
+		return ret;
+	if (op->vidx == op->idx)
+		return ISGX_EMU_GP;
+	ret = isgx_emu_read(pi, op->pginfo, sizeof(*pi));
+	if (ret)
+		return ret;
+	if (pi->addr || pi->secs)
+		return ISGX_EMU_GP;
+	if (!isgx_emu_pgop_aligned(pi))
+		return ISGX_EMU_GP;
+	op->page = isgx_emu_kpage((void *)pi->contents);
+	if (!op->page)
+		return ISGX_EMU_PF;
+	/* Fault now, not in the middle of the crypto, on read-only memory. */
+	ret = isgx_emu_probe_rw((void *)pi->contents, sizeof(u64), &op->pcmd);
+	if (!ret)
+		ret = isgx_emu_probe_rw((void *)pi->metadata, sizeof(op->pcmd),
+					&op->pcmd);
+	return ret;
+}
+
+/*
+ * EWB, phase 2, busy bits held and the page valid: the VA page is valid;
+ * a SECS has no children left, a child is blocked and its blocking epoch
+ * tracked.
+ */
+static int isgx_emu_ewb_check(struct isgx_emu_pgop *op)
+{
+	struct isgx_emu_epcm *e = isgx_emu_epcm(op->idx);
+
+	if (!isgx_emu_epcm_is(op->vidx, SGX_PT_VA))
+		return ISGX_EMU_PF;
+	switch (e->pt) {
+	case SGX_PT_SECS:
+		if (atomic_read(&e->nr_children))
+			return SGX_CHILD_PRESENT;
+		op->pcmd.enclave_id = isgx_emu_secs_priv(op->idx)->eid;
+		break;
+	case SGX_PT_VA:
+		op->pcmd.enclave_id = 0;
+		break;
+	default:
+		if (!e->blocked)
+			return SGX_PAGE_NOT_BLOCKED;
+		if (!isgx_emu_track_done(e->owner, e->blocked_epoch))
+			return SGX_NOT_TRACKED;
+		op->eid = isgx_emu_secs_priv(e->owner)->eid;
+		op->pcmd.enclave_id = op->eid;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * EWB, phase 3, busy bits held: seal the page, write PCMD and LINADDR
+ * out, store the version in the VA slot, invalidate the page.
+ */
+static int isgx_emu_ewb_commit(struct isgx_emu_pgop *op, struct isgx_crypt *c)
+{
+	struct isgx_emu_epcm *e = isgx_emu_epcm(op->idx);
+	u64 old, ver;
+	int ret;
+
+	c->hdr.eid = op->eid;
+	c->hdr.linaddr = e->enclave_address;
+	c->hdr.secinfo_flags = (u64)e->pt << SGX_SECINFO_PT_SHIFT | e->flags;
+	ver = atomic64_inc_return(&isgx_emu.version);
+	ret = isgx_crypt_page(c, true, ver, virt_to_page(op->epc), op->page);
+	if (WARN_ONCE(ret, "gcm(aes) encrypt failed: %d\n", ret))
+		return ISGX_EMU_GP;
+
+	op->pcmd.secinfo.flags = c->hdr.secinfo_flags;
+	memcpy(op->pcmd.mac, c->tag, ISGX_MAC_SIZE);
+	/* Both were probed writable above; a racing unmap is the caller's. */
+	ret = isgx_emu_write((void *)op->pi.metadata, &op->pcmd,
+			     sizeof(op->pcmd));
+	if (!ret)
+		ret = isgx_emu_write(&op->pginfo->addr, &c->hdr.linaddr,
+				     sizeof(op->pginfo->addr));
+	if (ret)
+		return ret;
+
+	old = *(u64 *)op->va_slot;
+	*(u64 *)op->va_slot = ver;
+	if (isgx_emu_pt_is_child(e->pt))
+		atomic_dec(&isgx_emu_epcm(e->owner)->nr_children);
+	isgx_emu_epcm_invalidate(op->idx);
+	return old ? SGX_VA_SLOT_OCCUPIED : 0;
 }
 
 /**
@@ -335,257 +515,150 @@ static int isgx_emu_probe_rw(void *p, size_t size, void *scratch)
  */
 int isgx_emu_ewb(struct isgx_pageinfo *pginfo, void *epc, void *va_slot)
 {
-	struct isgx_emu_lockset ls = {};
-	struct isgx_emu_epcm *e, *ve;
-	struct isgx_pageinfo pi;
-	struct isgx_pcmd pcmd = {};
-	struct isgx_crypt *c;
-	struct page *out;
-	long idx, vidx;
-	u64 eid = 0, pcmd_eid = 0, old, ver;
-	int ret;
+	static const struct isgx_emu_pgop_leaf ewb = {
+		.operands = isgx_emu_ewb_operands,
+		.want = ISGX_EMU_WANT_VALID,
+		.check = isgx_emu_ewb_check,
+		.commit = isgx_emu_ewb_commit,
+	};
+	struct isgx_emu_pgop op = {
+		.pginfo = pginfo, .epc = epc, .va_slot = va_slot, .sidx = -1,
+	};
 
-	if (!isgx_emu_aligned(pginfo, SGX_PAGEINFO_ALIGN) ||
-	    !isgx_emu_aligned(epc, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(epc);
-	if (idx < 0)
-		return ISGX_EMU_PF;
-	ret = isgx_emu_epc_operand(va_slot, SGX_VA_SLOT_SIZE, &vidx);
-	if (ret)
-		return ret;
-	if (vidx == idx)
-		return ISGX_EMU_GP;
-	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
-	if (ret)
-		return ret;
-	if (pi.addr || pi.secs)
-		return ISGX_EMU_GP;
-	if (!isgx_emu_aligned((void *)pi.metadata, SGX_PCMD_ALIGN) ||
-	    !isgx_emu_aligned((void *)pi.contents, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	out = isgx_emu_kpage((void *)pi.contents);
-	if (!out)
-		return ISGX_EMU_PF;
-	/* Fault now, not in the middle of the crypto, on read-only memory. */
-	ret = isgx_emu_probe_rw((void *)pi.contents, sizeof(u64), &pcmd);
-	if (!ret)
-		ret = isgx_emu_probe_rw((void *)pi.metadata, sizeof(pcmd),
-					&pcmd);
-	if (ret)
-		return ret;
-	c = isgx_crypt_alloc();
-	if (!c)
-		return ISGX_EMU_GP;	/* cannot happen on hardware */
-
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	isgx_emu_lockset_add(&ls, vidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
-	e = isgx_emu_epcm(idx);
-	ve = isgx_emu_epcm(vidx);
-	if (!e->valid || !ve->valid || ve->pt != SGX_PT_VA) {
-		ret = ISGX_EMU_PF;
-		goto out_unlock;
-	}
-	switch (e->pt) {
-	case SGX_PT_SECS:
-		if (atomic_read(&e->nr_children)) {
-			ret = SGX_CHILD_PRESENT;
-			goto out_unlock;
-		}
-		pcmd_eid = isgx_emu_secs_priv(idx)->eid;
-		break;
-	case SGX_PT_VA:
-		break;
-	default:
-		if (!e->blocked) {
-			ret = SGX_PAGE_NOT_BLOCKED;
-			goto out_unlock;
-		}
-		if (!isgx_emu_track_done(e->owner, e->blocked_epoch)) {
-			ret = SGX_NOT_TRACKED;
-			goto out_unlock;
-		}
-		eid = isgx_emu_secs_priv(e->owner)->eid;
-		pcmd_eid = eid;
-		break;
-	}
-
-	c->hdr.eid = eid;
-	c->hdr.linaddr = e->enclave_address;
-	c->hdr.secinfo_flags = (u64)e->pt << SGX_SECINFO_PT_SHIFT | e->flags;
-	ver = atomic64_inc_return(&isgx_emu.version);
-	ret = isgx_crypt_page(c, true, ver, virt_to_page(epc), out);
-	if (WARN_ONCE(ret, "gcm(aes) encrypt failed: %d\n", ret)) {
-		ret = ISGX_EMU_GP;
-		goto out_unlock;
-	}
-
-	pcmd.secinfo.flags = c->hdr.secinfo_flags;
-	pcmd.enclave_id = pcmd_eid;
-	memcpy(pcmd.mac, c->tag, ISGX_MAC_SIZE);
-	/* Both were probed writable above; a racing unmap is the caller's. */
-	ret = isgx_emu_write((void *)pi.metadata, &pcmd, sizeof(pcmd));
-	if (!ret)
-		ret = isgx_emu_write(&pginfo->addr, &c->hdr.linaddr,
-				     sizeof(pginfo->addr));
-	if (ret)
-		goto out_unlock;
-
-	old = *(u64 *)va_slot;
-	*(u64 *)va_slot = ver;
-	ret = old ? SGX_VA_SLOT_OCCUPIED : 0;
-	if (isgx_emu_pt_is_child(e->pt))
-		atomic_dec(&isgx_emu_epcm(e->owner)->nr_children);
-	isgx_emu_epcm_invalidate(idx);
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
-out:
-	percpu_up_read(&isgx_emu.power_sem);
-	kfree(c);
-	return ret;
+	return isgx_emu_pgop_run(&ewb, &op);
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_ewb, ISGX);
 
-static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
-			void *epc, void *va_slot)
+/* ELDx, phase 1: the operands, before any lock. */
+static int isgx_emu_eld_operands(struct isgx_emu_pgop *op)
 {
-	struct isgx_emu_lockset ls = {};
-	struct isgx_emu_epcm *e, *ve, *se = NULL;
-	struct isgx_pageinfo pi;
-	struct isgx_pcmd pcmd;
-	struct isgx_crypt *c;
-	struct page *in, *src;
-	long idx, vidx, sidx = -1;
-	unsigned int pt;
+	struct isgx_pageinfo *pi = &op->pi;
+	int ret;
+
+	ret = isgx_emu_pgop_operands(op);
+	if (ret)
+		return ret;
+	ret = isgx_emu_read(pi, op->pginfo, sizeof(*pi));
+	if (ret)
+		return ret;
+	if (!isgx_emu_pgop_aligned(pi))
+		return ISGX_EMU_GP;
+	ret = isgx_emu_read(&op->pcmd, (void *)pi->metadata, sizeof(op->pcmd));
+	if (ret)
+		return ret;
+	op->page = isgx_emu_kpage((void *)pi->contents);
+	if (!op->page)
+		return ISGX_EMU_PF;
+	op->pt = (op->pcmd.secinfo.flags & SGX_SECINFO_PT_MASK) >>
+		 SGX_SECINFO_PT_SHIFT;
+	/* The parent's busy bit is taken with the others, if it is EPC. */
+	if (isgx_emu_pt_is_child(op->pt) &&
+	    isgx_emu_aligned((void *)pi->secs, PAGE_SIZE))
+		op->sidx = isgx_emu_epc_index((void *)pi->secs);
+	return 0;
+}
+
+/*
+ * ELDx, phase 2, busy bits held and the target free: the VA page is
+ * valid; a child names a valid SECS as parent, a SECS or VA page none.
+ */
+static int isgx_emu_eld_check(struct isgx_emu_pgop *op)
+{
+	if (!isgx_emu_epcm_is(op->vidx, SGX_PT_VA))
+		return ISGX_EMU_PF;
+	if (isgx_emu_pt_is_child(op->pt)) {
+		if (!isgx_emu_aligned((void *)op->pi.secs, PAGE_SIZE))
+			return ISGX_EMU_GP;
+		if (op->sidx < 0 || op->sidx == op->idx)
+			return ISGX_EMU_PF;
+		if (!isgx_emu_epcm_is(op->sidx, SGX_PT_SECS))
+			return ISGX_EMU_PF;
+		op->eid = isgx_emu_secs_priv(op->sidx)->eid;
+	} else if (op->pt == SGX_PT_SECS || op->pt == SGX_PT_VA) {
+		if (op->pi.secs)
+			return ISGX_EMU_GP;
+	} else {
+		return ISGX_EMU_GP;
+	}
+	return 0;
+}
+
+/*
+ * ELDx, phase 3, busy bits held: open the page into the target; only if
+ * the tag matches, clear the VA slot and make the EPCM entry valid.
+ */
+static int isgx_emu_eld_commit(struct isgx_emu_pgop *op, struct isgx_crypt *c)
+{
+	struct isgx_emu_epcm *e = isgx_emu_epcm(op->idx);
+	struct page *src;
 	u64 ver;
 	int ret;
 
-	if (!isgx_emu_aligned(pginfo, SGX_PAGEINFO_ALIGN) ||
-	    !isgx_emu_aligned(epc, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	idx = isgx_emu_epc_index(epc);
-	if (idx < 0)
-		return ISGX_EMU_PF;
-	ret = isgx_emu_epc_operand(va_slot, SGX_VA_SLOT_SIZE, &vidx);
-	if (ret)
-		return ret;
-	ret = isgx_emu_read(&pi, pginfo, sizeof(pi));
-	if (ret)
-		return ret;
-	if (!isgx_emu_aligned((void *)pi.metadata, SGX_PCMD_ALIGN) ||
-	    !isgx_emu_aligned((void *)pi.contents, PAGE_SIZE))
-		return ISGX_EMU_GP;
-	ret = isgx_emu_read(&pcmd, (void *)pi.metadata, sizeof(pcmd));
-	if (ret)
-		return ret;
-	in = isgx_emu_kpage((void *)pi.contents);
-	if (!in)
-		return ISGX_EMU_PF;
-	pt = (pcmd.secinfo.flags & SGX_SECINFO_PT_MASK) >> SGX_SECINFO_PT_SHIFT;
-	if (isgx_emu_pt_is_child(pt) &&
-	    isgx_emu_aligned((void *)pi.secs, PAGE_SIZE))
-		sidx = isgx_emu_epc_index((void *)pi.secs);
-	c = isgx_crypt_alloc();
-	if (!c)
-		return ISGX_EMU_GP;	/* cannot happen on hardware */
-
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, idx);
-	isgx_emu_lockset_add(&ls, vidx);
-	isgx_emu_lockset_add(&ls, sidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
-	e = isgx_emu_epcm(idx);
-	ve = isgx_emu_epcm(vidx);
-	if (e->valid || !ve->valid || ve->pt != SGX_PT_VA) {
-		ret = ISGX_EMU_PF;
-		goto out_unlock;
-	}
-
-	c->hdr.linaddr = pi.addr;
-	if (isgx_emu_pt_is_child(pt)) {
-		if (!isgx_emu_aligned((void *)pi.secs, PAGE_SIZE)) {
-			ret = ISGX_EMU_GP;
-			goto out_unlock;
-		}
-		if (sidx < 0 || sidx == idx) {
-			ret = ISGX_EMU_PF;
-			goto out_unlock;
-		}
-		se = isgx_emu_epcm(sidx);
-		if (!se->valid || se->pt != SGX_PT_SECS) {
-			ret = ISGX_EMU_PF;
-			goto out_unlock;
-		}
-		c->hdr.eid = isgx_emu_secs_priv(sidx)->eid;
-	} else if (pt == SGX_PT_SECS || pt == SGX_PT_VA) {
-		if (pi.secs) {
-			ret = ISGX_EMU_GP;
-			goto out_unlock;
-		}
-	} else {
-		ret = ISGX_EMU_GP;
-		goto out_unlock;
-	}
-
-	ver = *(u64 *)va_slot;
+	c->hdr.linaddr = op->pi.addr;
+	c->hdr.eid = op->eid;
+	ver = *(u64 *)op->va_slot;
 	/* Fault injection (tests): what this ELDU reads may be changed. */
-	src = isgx_emu_inject_eld(pt, pi.addr, c->hdr.eid, in, &pcmd, &ver);
-	c->hdr.secinfo_flags = pcmd.secinfo.flags;
-	memcpy(c->hdr.secinfo_reserved, pcmd.secinfo.reserved,
+	src = isgx_emu_inject_eld(op->pt, op->pi.addr, c->hdr.eid, op->page,
+				  &op->pcmd, &ver);
+	c->hdr.secinfo_flags = op->pcmd.secinfo.flags;
+	memcpy(c->hdr.secinfo_reserved, op->pcmd.secinfo.reserved,
 	       sizeof(c->hdr.secinfo_reserved));
-	memcpy(c->hdr.reserved, pcmd.reserved, sizeof(pcmd.reserved));
-	memcpy(c->tag, pcmd.mac, ISGX_MAC_SIZE);
+	memcpy(c->hdr.reserved, op->pcmd.reserved, sizeof(op->pcmd.reserved));
+	memcpy(c->tag, op->pcmd.mac, ISGX_MAC_SIZE);
 	/*
 	 * Decrypt straight into the target: it is free and its busy bit is
 	 * ours, so nobody can observe the plaintext before the tag is checked,
 	 * and on a mismatch it goes back to reading as all-ones.
 	 */
-	ret = ver ? isgx_crypt_page(c, false, ver, src, virt_to_page(epc)) :
-		    -EBADMSG;
-	if (src != in)
+	ret = ver ? isgx_crypt_page(c, false, ver, src,
+				    virt_to_page(op->epc)) : -EBADMSG;
+	if (src != op->page)
 		__free_page(src);
 	if (ret) {
 		WARN_ONCE(ret != -EBADMSG, "gcm(aes) decrypt failed: %d\n", ret);
-		isgx_emu_page_abort(idx);
-		ret = SGX_MAC_COMPARE_FAIL;
-		goto out_unlock;
+		isgx_emu_page_abort(op->idx);
+		return SGX_MAC_COMPARE_FAIL;
 	}
 
-	*(u64 *)va_slot = 0;
-	e->pt = pt;
-	e->flags = pcmd.secinfo.flags & (SGX_SECINFO_PERM_MASK |
-					 SGX_SECINFO_STATE_MASK);
-	e->enclave_address = pi.addr;
+	*(u64 *)op->va_slot = 0;
+	e->pt = op->pt;
+	e->flags = op->pcmd.secinfo.flags & (SGX_SECINFO_PERM_MASK |
+					     SGX_SECINFO_STATE_MASK);
+	e->enclave_address = op->pi.addr;
 	e->blocked = 0;
 	e->blocked_epoch = 0;
 	e->owner = 0;
-	if (se) {
-		e->owner = sidx;
-		atomic_inc(&se->nr_children);
-		if (blocked) {
+	if (isgx_emu_pt_is_child(op->pt)) {
+		e->owner = op->sidx;
+		atomic_inc(&isgx_emu_epcm(op->sidx)->nr_children);
+		if (op->blocked) {
 			e->blocked = 1;
-			e->blocked_epoch = isgx_emu_track_epoch(sidx);
+			e->blocked_epoch = isgx_emu_track_epoch(op->sidx);
 		}
 	}
-	if (pt == SGX_PT_SECS) {
+	if (op->pt == SGX_PT_SECS) {
 		atomic_set(&e->nr_children, 0);
-		isgx_emu_track_reset(idx);
+		isgx_emu_track_reset(op->idx);
 	}
 	e->valid = 1;
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
-out:
-	percpu_up_read(&isgx_emu.power_sem);
-	kfree(c);
-	return ret;
+	return 0;
+}
+
+static int isgx_emu_eld(bool blocked, struct isgx_pageinfo *pginfo,
+			void *epc, void *va_slot)
+{
+	static const struct isgx_emu_pgop_leaf eld = {
+		.operands = isgx_emu_eld_operands,
+		.want = ISGX_EMU_WANT_FREE,
+		.check = isgx_emu_eld_check,
+		.commit = isgx_emu_eld_commit,
+	};
+	struct isgx_emu_pgop op = {
+		.pginfo = pginfo, .epc = epc, .va_slot = va_slot, .sidx = -1,
+		.blocked = blocked,
+	};
+
+	return isgx_emu_pgop_run(&eld, &op);
 }
 
 /**

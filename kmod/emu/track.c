@@ -248,23 +248,13 @@ int isgx_emu_etrack(void *secs)
 	unsigned int self, cpu;
 	unsigned long *mask;
 	long sidx;
-	int ret = 0;
+	int ret;
 
-	ret = isgx_emu_epc_operand(secs, PAGE_SIZE, &sidx);
+	ret = isgx_emu_leaf_begin_page(&ls, ISGX_EMU_GP, ISGX_EMU_WANT_SECS,
+				       secs, &sidx);
 	if (ret)
 		return ret;
-
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, sidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = ISGX_EMU_GP;
-		goto out;
-	}
 	se = isgx_emu_epcm(sidx);
-	if (!se->valid || se->pt != SGX_PT_SECS) {
-		ret = ISGX_EMU_PF;
-		goto out_unlock;
-	}
 	mask = isgx_emu_track_mask(sidx);
 	spin_lock(&isgx_emu.track_lock);
 	if (!isgx_emu_prev_drained(sidx)) {
@@ -280,10 +270,7 @@ int isgx_emu_etrack(void *secs)
 		se->epoch++;
 	}
 	spin_unlock(&isgx_emu.track_lock);
-out_unlock:
-	isgx_emu_lockset_unlock(&ls);
-out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(isgx_emu_etrack, ISGX);
@@ -296,26 +283,19 @@ EXPORT_SYMBOL_NS_GPL(isgx_emu_etrack, ISGX);
 static int isgx_emu_secs_eid(void *secs, u64 *eid)
 {
 	struct isgx_emu_lockset ls = {};
-	struct isgx_emu_epcm *se;
 	long sidx = isgx_emu_epc_index(secs);
-	int ret = 0;
+	int ret;
 
 	if (sidx < 0 || !isgx_emu_aligned(secs, PAGE_SIZE))
 		return -EINVAL;
-	percpu_down_read(&isgx_emu.power_sem);
-	isgx_emu_lockset_add(&ls, sidx);
-	if (isgx_emu_lockset_lock(&ls)) {
-		ret = -EBUSY;
-		goto out;
-	}
-	se = isgx_emu_epcm(sidx);
-	if (se->valid && se->pt == SGX_PT_SECS)
+	ret = isgx_emu_leaf_begin(&ls, -EBUSY, ISGX_EMU_WANT_ANY, sidx);
+	if (ret)
+		return ret;
+	if (isgx_emu_epcm_is(sidx, SGX_PT_SECS))
 		*eid = isgx_emu_secs_priv(sidx)->eid;
 	else
 		ret = -EINVAL;
-	isgx_emu_lockset_unlock(&ls);
-out:
-	percpu_up_read(&isgx_emu.power_sem);
+	isgx_emu_leaf_end(&ls);
 	return ret;
 }
 
