@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * isgx tracepoints, system "isgx".  Events of one shape share an event
- * class.  Their names and fields are ABI for the benchmark tree (perf stat
- * -e 'isgx:*', perf script): add, never rename.  stats.c is the one file
- * that defines CREATE_TRACE_POINTS.
+ * isgx tracepoints, system "isgx".  Every event carries the system's name
+ * as a prefix, as mm_vmscan_* do, so that perf names it isgx:isgx_NAME.
+ * Events of one shape share an event class.  Their names and fields are ABI
+ * for the benchmark tree (perf stat -e 'isgx:*', perf script): add, never
+ * rename.  stats.c is the one file that defines CREATE_TRACE_POINTS.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM isgx
@@ -28,12 +29,12 @@ DECLARE_EVENT_CLASS(isgx_fault_class,
 );
 
 /* A fault on an enclave mapping starts; flags are the vm_fault flags. */
-DEFINE_EVENT(isgx_fault_class, fault_begin,
+DEFINE_EVENT(isgx_fault_class, isgx_fault_begin,
 	TP_PROTO(unsigned long addr, unsigned int flags),
 	TP_ARGS(addr, flags));
 
 /* The fault ends; flags are the vm_fault_t result. */
-DEFINE_EVENT(isgx_fault_class, fault_end,
+DEFINE_EVENT(isgx_fault_class, isgx_fault_end,
 	TP_PROTO(unsigned long addr, unsigned int flags),
 	TP_ARGS(addr, flags));
 
@@ -56,17 +57,17 @@ DECLARE_EVENT_CLASS(isgx_encls_class,
 );
 
 /* ELDU of one page. */
-DEFINE_EVENT(isgx_encls_class, eldu,
+DEFINE_EVENT(isgx_encls_class, isgx_eldu,
 	TP_PROTO(unsigned long addr, int ret),
 	TP_ARGS(addr, ret));
 
 /* ETRACK on an enclave. */
-DEFINE_EVENT(isgx_encls_class, etrack,
+DEFINE_EVENT(isgx_encls_class, isgx_etrack,
 	TP_PROTO(unsigned long addr, int ret),
 	TP_ARGS(addr, ret));
 
 /* EWB of one page: result and the retry rung it was on (0 = first try). */
-TRACE_EVENT(ewb,
+TRACE_EVENT(isgx_ewb,
 	TP_PROTO(unsigned long addr, int ret, unsigned int rung),
 	TP_ARGS(addr, ret, rung),
 	TP_STRUCT__entry(
@@ -83,7 +84,7 @@ TRACE_EVENT(ewb,
 );
 
 /* A kick IPI round for an enclave: how many CPUs were interrupted. */
-TRACE_EVENT(ipi,
+TRACE_EVENT(isgx_ipi,
 	TP_PROTO(unsigned long base, unsigned int nr_cpus),
 	TP_ARGS(base, nr_cpus),
 	TP_STRUCT__entry(
@@ -116,11 +117,11 @@ DECLARE_EVENT_CLASS(isgx_reclaim_class,
 	TP_printk("nr_scan=%lu nr_pages=%lu", __entry->nr_scan, __entry->nr_pages)
 );
 
-DEFINE_EVENT(isgx_reclaim_class, reclaim_begin,
+DEFINE_EVENT(isgx_reclaim_class, isgx_reclaim_begin,
 	TP_PROTO(unsigned long nr_scan, unsigned long nr_pages),
 	TP_ARGS(nr_scan, nr_pages));
 
-DEFINE_EVENT(isgx_reclaim_class, reclaim_end,
+DEFINE_EVENT(isgx_reclaim_class, isgx_reclaim_end,
 	TP_PROTO(unsigned long nr_scan, unsigned long nr_pages),
 	TP_ARGS(nr_scan, nr_pages));
 
@@ -136,16 +137,16 @@ DECLARE_EVENT_CLASS(isgx_swapd_class,
 	TP_printk("nr_free=%lu", __entry->nr_free)
 );
 
-DEFINE_EVENT(isgx_swapd_class, swapd_wake,
+DEFINE_EVENT(isgx_swapd_class, isgx_swapd_wake,
 	TP_PROTO(unsigned long nr_free),
 	TP_ARGS(nr_free));
 
-DEFINE_EVENT(isgx_swapd_class, swapd_sleep,
+DEFINE_EVENT(isgx_swapd_class, isgx_swapd_sleep,
 	TP_PROTO(unsigned long nr_free),
 	TP_ARGS(nr_free));
 
 /* An allocation found no free EPC page and reclaims directly. */
-DEFINE_EVENT(isgx_swapd_class, alloc_stall,
+DEFINE_EVENT(isgx_swapd_class, isgx_alloc_stall,
 	TP_PROTO(unsigned long nr_free),
 	TP_ARGS(nr_free));
 
