@@ -42,7 +42,7 @@
 #            replays the trace of seed every time, which measures only the
 #            pager's timing noise on one trace
 #   perf_record=1    (default 0) every wsgen run under
-#            perf record -e isgx:fault_begin,isgx:fault_end: begin/end paired
+#            perf record -e isgx:isgx_fault_begin,isgx:isgx_fault_end: begin/end paired
 #            per task give fault_lat_p50/p99/mean (source=perf, the
 #            latencies in OUTDIR/perf/RUN.lat), and a cpu-clock profile of
 #            kisgxswapd whose top symbols go to OUTDIR/perf/RUN.top.txt.
@@ -186,7 +186,7 @@ run_wsgen() {
 		# CLOCK_MONOTONIC: TCG's TSCs are unsynchronized, perf's default
 		# clock is per CPU and a fault that sleeps may end on another one.
 		# shellcheck disable=SC2086
-		perf record -q -a -k mono -e isgx:fault_begin,isgx:fault_end -o "$tmp/fault.data" -- \
+		perf record -q -a -k mono -e isgx:isgx_fault_begin,isgx:isgx_fault_end -o "$tmp/fault.data" -- \
 			"$wsgen" $wsgen_run_args --tag="policy=$policy,rep=$rep" >"$tmp/ws.txt" ||
 			die "wsgen failed under perf ($name)"
 		kill -INT "$cpu_pid" 2>/dev/null || true
@@ -205,8 +205,8 @@ run_wsgen() {
 		perf script -i "$tmp/fault.data" -F tid,time,event --ns 2>/dev/null |
 			awk '{
 				t = $2; sub(/:$/, "", t)
-				if ($3 ~ /fault_begin/) b[$1] = t
-				else if ($3 ~ /fault_end/ && ($1 in b)) {
+				if ($3 ~ /isgx_fault_begin/) b[$1] = t
+				else if ($3 ~ /isgx_fault_end/ && ($1 in b)) {
 					printf "%.0f\n", (t - b[$1]) * 1e9; delete b[$1]
 				}
 			}' | sort -n >"$out/perf/$name.lat"

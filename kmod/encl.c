@@ -734,9 +734,9 @@ static vm_fault_t isgx_vma_fault(struct vm_fault *vmf)
 
 	if (isgx_fault_needs_mmap_lock(vmf))
 		return VM_FAULT_RETRY;
-	trace_fault_begin(vmf->address, vmf->flags);
+	trace_isgx_fault_begin(vmf->address, vmf->flags);
 	ret = __isgx_vma_fault(vmf);
-	trace_fault_end(vmf->address, (__force unsigned int)ret);
+	trace_isgx_fault_end(vmf->address, (__force unsigned int)ret);
 	if (ret & VM_FAULT_RETRY) {
 		isgx_stat_inc(nr_fault_retries);
 		return ret;

@@ -506,7 +506,7 @@ static unsigned long isgx_alloc_stall(bool force, bool fault)
 {
 	unsigned long nr = isgx_batch();
 
-	trace_alloc_stall(isgx_epc_nr_free());
+	trace_isgx_alloc_stall(isgx_epc_nr_free());
 	isgx_stat_inc(nr_alloc_stalls);
 	return isgx_pager_reclaim(fault ? min(nr, ISGX_FAULT_BATCH) : nr, force);
 }
@@ -875,7 +875,7 @@ int isgx_pager_load(struct isgx_encl *encl, struct isgx_encl_page *page,
 		return ret;
 	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&page->va_slot));
 	isgx_va_slot_unpin(&page->va_slot);
-	trace_eldu(page->addr, ret);
+	trace_isgx_eldu(page->addr, ret);
 	if (ret) {
 		isgx_stat_inc(nr_eldu_failed);
 		return encls_faulted(ret) ? -EIO : -EBADMSG;
@@ -1010,7 +1010,7 @@ static void isgx_encl_kick(struct isgx_encl *encl)
 
 	/* Before EINIT nothing is mapped and nobody can enter. */
 	if (!(encl->flags & ISGX_ENCL_INITIALIZED)) {
-		trace_ipi(encl->base, 0);
+		trace_isgx_ipi(encl->base, 0);
 		return;
 	}
 	isgx_mm_tlb_gen_inc(encl->mm);
@@ -1023,7 +1023,7 @@ static void isgx_encl_kick(struct isgx_encl *encl)
 	/* This CPU may be a faulting thread of the mm itself. */
 	__flush_tlb_all();
 	preempt_enable();
-	trace_ipi(encl->base, k.nr_cpus);
+	trace_isgx_ipi(encl->base, k.nr_cpus);
 }
 
 /*
@@ -1037,13 +1037,13 @@ static void isgx_encl_track(struct isgx_encl *encl)
 
 	migrate_disable();
 	ret = __etrack(encl->secs->va);
-	trace_etrack(encl->base, ret);
+	trace_isgx_etrack(encl->base, ret);
 	isgx_stat_inc(nr_etrack);
 	if (ret == SGX_PREV_TRK_INCMPL) {
 		/* CPUs of the previous cycle are still inside: kick, then retry. */
 		isgx_encl_kick(encl);
 		ret = __etrack(encl->secs->va);
-		trace_etrack(encl->base, ret);
+		trace_isgx_etrack(encl->base, ret);
 		isgx_stat_inc(nr_etrack);
 	}
 	if (encls_faulted_unexpectedly(ret))
@@ -1104,7 +1104,7 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		pginfo.metadata = (unsigned long)&pcmd;
 		pginfo.secs = 0;
 		ret = __ewb(&pginfo, v->epc->va, isgx_va_slot_addr(&v->slot));
-		trace_ewb(v->page->addr, ret, i);
+		trace_isgx_ewb(v->page->addr, ret, i);
 		if (ret != SGX_NOT_TRACKED)
 			break;
 		isgx_stat_inc(nr_ewb_not_tracked);
@@ -1171,7 +1171,7 @@ static void isgx_encl_secs_evict(struct isgx_encl *encl)
 	pginfo.contents = (unsigned long)page_address(b.contents);
 	pginfo.metadata = (unsigned long)&pcmd;
 	ret = __ewb(&pginfo, encl->secs->va, isgx_va_slot_addr(&slot));
-	trace_ewb(encl->base, ret, 0);
+	trace_isgx_ewb(encl->base, ret, 0);
 	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
 		if (encls_faulted_unexpectedly(ret))
 			ENCLS_WARN(ret, "EWB of a SECS");
@@ -1225,7 +1225,7 @@ int isgx_pager_load_secs(struct isgx_encl *encl, struct isgx_epc_page *epc)
 	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&encl->secs_slot));
 	isgx_va_slot_unpin(&encl->secs_slot);
 	isgx_backing_put(&b, false);
-	trace_eldu(encl->base, ret);
+	trace_isgx_eldu(encl->base, ret);
 	if (ret) {
 		isgx_stat_inc(nr_eldu_failed);
 		return encls_faulted(ret) ? -EIO : -EBADMSG;
@@ -1596,7 +1596,7 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 	v = kvmalloc_array(ISGX_HOT_HAND_MAX * nr_to_scan, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return 0;
-	trace_reclaim_begin(nr_to_scan, isgx_epc_nr_free());
+	trace_isgx_reclaim_begin(nr_to_scan, isgx_epc_nr_free());
 	isgx_stat_inc(nr_reclaim_passes);
 	isgx_clock_skip(&c);
 
@@ -1620,7 +1620,7 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 
 	isgx_reclaim_putback(proc, v, n, &c);
 	kvfree(v);
-	trace_reclaim_end(n, nr_evicted);
+	trace_isgx_reclaim_end(n, nr_evicted);
 	isgx_stats_reclaim_pass(c.ns, ktime_get_ns() - c.start);
 	return nr_evicted;
 }
@@ -1737,7 +1737,7 @@ static int isgx_swapd(void *unused)
 			wait_event_freezable(isgx_pager.swapd_wq,
 					     kthread_should_stop() || isgx_pager_below_low());
 		stuck = false;
-		trace_swapd_wake(isgx_epc_nr_free());
+		trace_isgx_swapd_wake(isgx_epc_nr_free());
 		while (!kthread_should_stop() &&
 		       isgx_epc_nr_free() < isgx_high_mark()) {
 			tracked = READ_ONCE(isgx_pager.nr_tracked);
@@ -1757,7 +1757,7 @@ static int isgx_swapd(void *unused)
 			cond_resched();
 		}
 		isgx_va_reclaim();
-		trace_swapd_sleep(isgx_epc_nr_free());
+		trace_isgx_swapd_sleep(isgx_epc_nr_free());
 	}
 	return 0;
 }

@@ -276,7 +276,7 @@ static int isgx_va_page_evict(struct isgx_va_page *va)
 	pginfo.contents = (unsigned long)page_address(b.contents);
 	pginfo.metadata = (unsigned long)&pcmd;
 	ret = __ewb(&pginfo, va->epc_page->va, isgx_va_slot_addr(&own));
-	trace_ewb(0, ret, 0);
+	trace_isgx_ewb(0, ret, 0);
 	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
 		isgx_stat_inc(nr_ewb_failed);
 		isgx_backing_put(&b, false);
@@ -333,7 +333,7 @@ static int isgx_va_page_load(struct isgx_va_page *va)
 	ret = __eldu(&pginfo, epc->va, isgx_va_slot_addr(&va->own));
 	isgx_va_slot_unpin(&va->own);
 	isgx_backing_put(&b, false);
-	trace_eldu(0, ret);
+	trace_isgx_eldu(0, ret);
 	if (ret) {
 		isgx_stat_inc(nr_eldu_failed);
 		ret = -EIO;

@@ -1363,7 +1363,7 @@ ISGX_TEST(perf_counts_tracepoints, 600)
 		dup2(p[1], 2);
 		close(p[0]);
 		execl("/usr/bin/perf", "perf", "stat", "-x,", "-a", "-e",
-		      "isgx:ewb,isgx:eldu,isgx:fault_begin", "--", "sleep", "5", NULL);
+		      "isgx:isgx_ewb,isgx:isgx_eldu,isgx:isgx_fault_begin", "--", "sleep", "5", NULL);
 		_exit(127);
 	}
 	close(p[1]);
@@ -1374,17 +1374,17 @@ ISGX_TEST(perf_counts_tracepoints, 600)
 	while (f && fgets(line, sizeof(line), f)) {
 		unsigned long n = strtoul(line, NULL, 10);
 
-		if (strstr(line, "isgx:ewb"))
+		if (strstr(line, "isgx:isgx_ewb"))
 			ewb = n;
-		else if (strstr(line, "isgx:eldu"))
+		else if (strstr(line, "isgx:isgx_eldu"))
 			eldu = n;
-		else if (strstr(line, "isgx:fault_begin"))
+		else if (strstr(line, "isgx:isgx_fault_begin"))
 			fault = n;
 	}
 	if (f)
 		fclose(f);
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "perf status %#x", status);
-	isgx_note("perf: ewb=%lu eldu=%lu fault_begin=%lu", ewb, eldu, fault);
+	isgx_note("perf: isgx_ewb=%lu isgx_eldu=%lu isgx_fault_begin=%lu", ewb, eldu, fault);
 	ISGX_EXPECT(ewb > 0 && eldu > 0 && fault > 0, "perf did not count the events");
 	ISGX_EXPECT(verify_all(&r, gen) == 0, "contents");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
