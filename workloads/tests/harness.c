@@ -58,6 +58,43 @@ void isgx_test_failed(const char *file, int line, const char *fmt, ...)
 	test_has_failed = true;
 }
 
+void isgx_test_cmp_failed(const char *file, int line, const char *lhs, const char *op,
+			  const char *rhs, const char *lval, const char *rval,
+			  const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# %s:%d: expected %s (%s) %s %s (%s)", file, line, lhs, lval, op, rhs, rval);
+	if (fmt[0]) {
+		fputs(": ", stdout);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	fputc('\n', stdout);
+	fflush(stdout);
+	test_has_failed = true;
+}
+
+void isgx_val_signed(char *buf, long long v)
+{
+	snprintf(buf, ISGX_VAL_LEN, "%lld", v);
+}
+
+/* Large unsigned values (sizes, offsets, masks) read better in hex too. */
+void isgx_val_unsigned(char *buf, unsigned long long v)
+{
+	if (v < 4096)
+		snprintf(buf, ISGX_VAL_LEN, "%llu", v);
+	else
+		snprintf(buf, ISGX_VAL_LEN, "%llu = %#llx", v, v);
+}
+
+void isgx_val_float(char *buf, long double v)
+{
+	snprintf(buf, ISGX_VAL_LEN, "%Lg", v);
+}
+
 void isgx_skip(const char *fmt, ...)
 {
 	va_list ap;
