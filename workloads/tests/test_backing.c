@@ -178,7 +178,7 @@ static int child_enter(const char *group, unsigned int nr_pages, uint64_t *base)
 	while (size < (uint64_t)nr_pages * SGX_PAGE_SIZE)
 		size <<= 1;
 	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
-	ret = sgx_create(fd, &secs, base);
+	ret = isgx_ioc_create(fd, &secs, base);
 	if (ret) {
 		dprintf(STDOUT_FILENO, "# child: CREATE of %llu bytes: %lld\n",
 			(unsigned long long)size, (long long)ret);
@@ -199,8 +199,8 @@ static void child_add(int fd, uint64_t base, unsigned int first, unsigned int nr
 		int64_t ret;
 
 		page[0] = i;
-		ret = sgx_add(fd, base + (uint64_t)i * SGX_PAGE_SIZE, page, &si,
-			      SGX_ADD_SKIP_EEXTEND);
+		ret = isgx_ioc_add(fd, base + (uint64_t)i * SGX_PAGE_SIZE, page, &si,
+				   SGX_ADD_SKIP_EEXTEND);
 		if (ret) {
 			dprintf(STDOUT_FILENO, "# child: ADD_PAGE %u: %lld\n", i, (long long)ret);
 			_exit(3);
@@ -214,7 +214,7 @@ static int start(void)
 	char params[64];
 
 	snprintf(params, sizeof(params), "epc_pages=%d dev_mode=0666", EPC_PAGES);
-	return sgx_test_start(params);
+	return isgx_test_start(params);
 }
 
 /*
@@ -257,8 +257,8 @@ ISGX_TEST(backing_charged_to_creators_group, 600)
 	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
 	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && !WEXITSTATUS(status), "child status %#x", status);
-	sgx_expect_epc_all_free("after the child exited", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the child exited", 2000);
+	isgx_test_finish(fd);
 	cg_remove(group);
 }
 
@@ -316,8 +316,8 @@ ISGX_TEST(backing_oom_kills_inside_group, 900)
 		    "up to %ld KiB of Shmem were not charged to the group", most_outside);
 	ISGX_EXPECT(after <= before + SLACK_KB, "Shmem stays %+ld KiB after the enclave went",
 		    after - before);
-	sgx_expect_epc_all_free("after the child was killed", 5000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the child was killed", 5000);
+	isgx_test_finish(fd);
 	cg_remove(group);
 }
 
@@ -349,7 +349,7 @@ static void build_rw(struct isgx_enclave *e, int fd, unsigned int nr, uint64_t t
 					     SGX_ADD_SKIP_EEXTEND) == 0,
 			    "add %u: %s", i, isgx_enclave_error(e));
 	}
-	ISGX_ASSERT(isgx_enclave_sign(e, sgx_test_key(), &ss) == 0, "%s", isgx_enclave_error(e));
+	ISGX_ASSERT(isgx_enclave_sign(e, isgx_test_key(), &ss) == 0, "%s", isgx_enclave_error(e));
 	ISGX_ASSERT(isgx_enclave_init(e, &ss, NULL) == 0, "%s", isgx_enclave_error(e));
 }
 
@@ -395,8 +395,8 @@ ISGX_TEST(backing_freed_after_load_back, 600)
 	ISGX_EXPECT(after <= before + SLACK_KB,
 		    "Shmem stays %+ld KiB after every page was loaded back", after - before);
 	ISGX_EXPECT(isgx_enclave_destroy(&small) == 0, "destroy small");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after destroy", 2000);
+	isgx_test_finish(fd);
 }
 
 int main(int argc, char **argv)
