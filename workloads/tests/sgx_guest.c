@@ -61,21 +61,6 @@ void isgx_test_finish(int fd)
 	ISGX_EXPECT(ret == 0, "unload failed: %s", strerror(-ret));
 }
 
-EVP_PKEY *isgx_test_key(void)
-{
-	static EVP_PKEY *key;
-	const char *path = isgx_option("key");
-	char err[256];
-
-	if (key)
-		return key;
-	if (!path)
-		isgx_skip("no signing key given (--key=PATH)");
-	key = isgx_key_load(path, err);
-	ISGX_ASSERT(key, "%s", err);
-	return key;
-}
-
 static bool read_long(const char *path, long *v)
 {
 	FILE *f = fopen(path, "r");

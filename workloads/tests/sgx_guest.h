@@ -17,13 +17,12 @@
 #include "harness.h"
 #include "isgx.h"
 #include "sgx_error.h"
+#include "testkey.h"
 
 /* Load isgx.ko (unloading a stale one first) and open /dev/sgx; or skip. */
 int isgx_test_start(const char *params);
 /* Close @fd (if >= 0) and unload the module; fails the test if it stays. */
 void isgx_test_finish(int fd);
-/* The signing key of --key=PATH, loaded once; skips without one. */
-EVP_PKEY *isgx_test_key(void);
 
 /*
  * EPC counters from debugfs (mounted here if needed).  false when the

@@ -28,6 +28,7 @@
 #include "measure.h"
 #include "sgx_error.h"
 #include "sign.h"
+#include "testkey.h"
 
 #define PAGE SGX_PAGE_SIZE
 
@@ -343,26 +344,13 @@ ISGX_TEST(builder_measures_tcs_as_eadd, 10)
 	ISGX_EXPECT(memcmp(a, b, 32), "a TCS's OSSA was not measured");
 }
 
-static EVP_PKEY *test_key(void)
-{
-	const char *path = isgx_option("key");
-	char err[256];
-	EVP_PKEY *key;
-
-	if (!path)
-		isgx_skip("no signing key given (--key=PATH)");
-	key = isgx_key_load(path, err);
-	ISGX_ASSERT(key, "%s", err);
-	return key;
-}
-
 ISGX_TEST(sigstruct_for_secs, 30)
 {
 	struct sgx_sigstruct ss;
 	struct sgx_secs secs;
 	uint8_t mr[32];
 	char err[256];
-	EVP_PKEY *key = test_key();
+	EVP_PKEY *key = isgx_test_key();
 
 	memset(mr, 0x3c, sizeof(mr));
 	isgx_secs_init(&secs, 0x4000, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG | SGX_ATTR_INIT);
@@ -375,7 +363,6 @@ ISGX_TEST(sigstruct_for_secs, 30)
 		    "XFRM and masks");
 	ISGX_EXPECT(ss.miscselect == 1 && ss.misc_mask == ~0U, "MISCSELECT and mask");
 	ISGX_EXPECT(!memcmp(ss.enclave_hash, mr, 32), "ENCLAVEHASH");
-	EVP_PKEY_free(key);
 }
 
 /* Run the isgx command with @args; its stdout in @out; returns the exit status. */
