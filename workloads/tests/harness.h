@@ -21,12 +21,27 @@
  *
  * Each side is evaluated once, in its own type, and compared as the plain
  * C operator would (a negative int against an unsigned compares as C does).
+ *
+ * Fixtures: state that several tests set up and check-and-clean the same
+ * way.  The setup runs before each test's body, the teardown after it, in
+ * the test's child; the body and both see the fixture as @self:
+ *
+ *	ISGX_FIXTURE(pager) { int fd; };
+ *	ISGX_FIXTURE_SETUP(pager) { self->fd = ...; }
+ *	ISGX_FIXTURE_TEARDOWN(pager) { ...checks...; close(self->fd); }
+ *	ISGX_TEST_F(pager, name, timeout_s) { ... self->fd ... }
+ *
+ * The teardown runs when the body returns.  isgx_skip() and a failed
+ * ISGX_ASSERT end the test at once, as in a plain test: the teardown's
+ * checks would judge a body that did not finish.  A process the body
+ * forks ends with _exit(), never through the teardown.
  */
 #ifndef ISGX_HARNESS_H
 #define ISGX_HARNESS_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 struct isgx_test {
 	const char *name;
@@ -111,6 +126,27 @@ void isgx_val_float(char *buf, long double v);
 	__attribute__((constructor)) static void isgx_test_reg_##name(void) \
 	{ isgx_test_register(&isgx_test_##name); }			\
 	static void isgx_test_fn_##name(void)
+
+#define ISGX_FIXTURE(fx) struct isgx_fixture_##fx
+
+#define ISGX_FIXTURE_SETUP(fx)							\
+	static void isgx_fixture_setup_##fx(struct isgx_fixture_##fx *self)
+
+#define ISGX_FIXTURE_TEARDOWN(fx)						\
+	static void isgx_fixture_teardown_##fx(struct isgx_fixture_##fx *self)
+
+#define ISGX_TEST_F(fx, name, timeout_s)					\
+	static void isgx_test_body_##name(struct isgx_fixture_##fx *self);	\
+	ISGX_TEST(name, timeout_s)						\
+	{									\
+		struct isgx_fixture_##fx self;					\
+										\
+		memset(&self, 0, sizeof(self));					\
+		isgx_fixture_setup_##fx(&self);					\
+		isgx_test_body_##name(&self);					\
+		isgx_fixture_teardown_##fx(&self);				\
+	}									\
+	static void isgx_test_body_##name(struct isgx_fixture_##fx *self)
 
 #define ISGX_EXPECT(cond, ...)							\
 	do {									\

@@ -60,6 +60,33 @@ ISGX_TEST(deliberate_eq_failure, 10)
 	isgx_note("not reached after a failed ISGX_ASSERT_LE");
 }
 
+/* A fixture: setup before the body, teardown after it (not after a skip). */
+ISGX_FIXTURE(counter) {
+	int value;
+};
+
+ISGX_FIXTURE_SETUP(counter)
+{
+	self->value = 42;
+}
+
+ISGX_FIXTURE_TEARDOWN(counter)
+{
+	isgx_note("fixture teardown: value %d", self->value);
+}
+
+ISGX_TEST_F(counter, deliberate_teardown_after_pass, 10)
+{
+	ISGX_EXPECT_EQ(self->value, 42, "the setup did not run");
+	self->value = 43;
+}
+
+ISGX_TEST_F(counter, deliberate_skip_after_setup, 10)
+{
+	self->value = 44;
+	isgx_skip("skipped after the setup on purpose");
+}
+
 int main(int argc, char **argv)
 {
 	return isgx_harness_main(argc, argv);
