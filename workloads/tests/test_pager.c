@@ -136,25 +136,51 @@ static bool policy_is(const char *name)
 	return !strcmp(policy ? policy : "default", name);
 }
 
-ISGX_TEST(larger_than_epc_builds_and_initialises, 600)
+/*
+ * The pager tests' fixture: the module loaded with PARAMS; at the end every
+ * EPC page free again (polled up to freed_ms after the step freed_when
+ * names; NULL: not checked), the VA pool empty too if va_pages_checked,
+ * and the module unloaded.
+ */
+ISGX_FIXTURE(pager) {
+	int fd;
+	const char *freed_when;
+	unsigned int freed_ms;
+	bool va_pages_checked;
+};
+
+ISGX_FIXTURE_SETUP(pager)
+{
+	self->fd = isgx_test_start(PARAMS);
+	self->freed_when = "after destroy";
+	self->freed_ms = 2000;
+}
+
+ISGX_FIXTURE_TEARDOWN(pager)
+{
+	if (self->freed_when)
+		isgx_expect_epc_all_free(self->freed_when, self->freed_ms);
+	if (self->va_pages_checked)
+		ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left");
+	isgx_test_finish(self->fd);
+}
+
+ISGX_TEST_F(pager, larger_than_epc_builds_and_initialises, 600)
 {
 	struct isgx_rw_enclave r;
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 
+	self->va_pages_checked = true;
 	build_rw(&r, fd, 2 * EPC_PAGES);
 	ISGX_EXPECT(isgx_debugfs_counter("nr_evicted") > 0, "nothing was evicted while building 2x EPC");
 	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after build");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
-	isgx_test_finish(fd);
 }
 
-ISGX_TEST(evict_and_refault_byte_exact, 600)
+ISGX_TEST_F(pager, evict_and_refault_byte_exact, 600)
 {
 	struct isgx_rw_enclave r;
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 	long loaded;
 
 	build_rw(&r, fd, 2 * EPC_PAGES);
@@ -168,20 +194,19 @@ ISGX_TEST(evict_and_refault_byte_exact, 600)
 	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /*
  * An enclave whose every page was evicted loses its SECS too; touching it
  * again loads the SECS, then the page, byte-exact.
  */
-ISGX_TEST(secs_evicted_and_reloaded, 600)
+ISGX_TEST_F(pager, secs_evicted_and_reloaded, 600)
 {
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 	struct isgx_rw_enclave small, big;
 	long evicted, loaded;
 
+	self->va_pages_checked = true;
 	build_rw(&small, fd, 16);
 	write_all(&small, 1);
 	evicted = isgx_debugfs_counter("nr_secs_evicted");
@@ -202,10 +227,6 @@ ISGX_TEST(secs_evicted_and_reloaded, 600)
 	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy big");
 	ISGX_EXPECT(isgx_enclave_destroy(&small.e) == 0, "destroy small");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
-	isgx_test_finish(fd);
 }
 
 /*
@@ -213,12 +234,13 @@ ISGX_TEST(secs_evicted_and_reloaded, 600)
  * versions they hold come back byte-exact (their VA page first), and the
  * pool empties when the enclave goes.
  */
-ISGX_TEST(va_pages_evicted_and_back, 900)
+ISGX_TEST_F(pager, va_pages_evicted_and_back, 900)
 {
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 	long va_evicted, va_loaded;
 	struct isgx_rw_enclave r;
 
+	self->va_pages_checked = true;
 	ISGX_ASSERT(isgx_param_write("va_max_pages", "1") == 0, "va_max_pages=1");
 	build_rw(&r, fd, 4 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 3; gen++) {
@@ -234,10 +256,6 @@ ISGX_TEST(va_pages_evicted_and_back, 900)
 	ISGX_EXPECT(va_loaded > 0, "no VA page came back");
 	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
-	isgx_test_finish(fd);
 }
 
 struct worker {
@@ -289,7 +307,7 @@ static void *worker_fn(void *arg)
 	return NULL;
 }
 
-ISGX_TEST(integrity_4x_epc_threads, 1200)
+ISGX_TEST_F(pager, integrity_4x_epc_threads, 1200)
 {
 	const char *opt = isgx_option("seconds");
 	unsigned int seconds = opt ? atoi(opt) : 60, t;
@@ -297,7 +315,7 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
 	pthread_t th[4];
 	struct isgx_rw_enclave r;
 	unsigned long bad = 0, rounds = 0;
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 
 	build_rw(&r, fd, 4 * EPC_PAGES);
 	for (t = 0; t < 4; t++) {
@@ -322,8 +340,6 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
 	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
 	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /*
@@ -333,7 +349,7 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
  * seconds: no write lost or corrupted, and every EPC and VA page back
  * once they exit.
  */
-ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
+ISGX_TEST_F(pager, soak_4_processes_2_threads_4x_epc, 7200)
 {
 	const char *opt = isgx_option("soak-seconds");
 	unsigned long verified = 0, bad = 0;
@@ -341,10 +357,13 @@ ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
 	unsigned int seconds;
 	pid_t pid[4];
 
+	self->freed_when = "after the soak";
+	self->freed_ms = 5000;
+	self->va_pages_checked = true;
 	if (!opt)
 		isgx_skip("a soak runs only with --soak-seconds=N");
 	seconds = atoi(opt);
-	fd = isgx_test_start(PARAMS);
+	fd = self->fd;
 	ISGX_ASSERT(!pipe(res), "pipe");
 	for (p = 0; p < 4; p++) {
 		pid[p] = fork();
@@ -392,10 +411,6 @@ ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
 	ISGX_EXPECT(verified > 0, "nothing verified");
 	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
 	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	isgx_expect_epc_all_free("after the soak", 5000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
-	isgx_test_finish(fd);
 }
 
 /*
@@ -403,14 +418,15 @@ ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
  * pages are evicted (here by another process's build, which reclaims)
  * without a single IPI, and come back intact when it wakes.
  */
-ISGX_TEST(no_ipis_while_threads_sleep, 600)
+ISGX_TEST_F(pager, no_ipis_while_threads_sleep, 600)
 {
-	int fd = isgx_test_start(PARAMS), ready[2], go[2], status;
+	int fd = self->fd, ready[2], go[2], status;
 	long ipis, evicted;
 	struct isgx_rw_enclave r;
 	char c = 0;
 	pid_t pid;
 
+	self->freed_when = "after the child exited";
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = fork();
 	ISGX_ASSERT(pid >= 0, "fork");
@@ -437,15 +453,15 @@ ISGX_TEST(no_ipis_while_threads_sleep, 600)
 	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		    "the child's pages differ after the wake-up (status %#x)", status);
-	isgx_expect_epc_all_free("after the child exited", 2000);
-	isgx_test_finish(fd);
 }
 
-ISGX_TEST(exit_without_destroy_frees_everything, 600)
+ISGX_TEST_F(pager, exit_without_destroy_frees_everything, 600)
 {
-	int fd = isgx_test_start(PARAMS), status;
+	int fd = self->fd, status;
 	pid_t pid = fork();
 
+	self->freed_when = "after the child exited";
+	self->va_pages_checked = true;
 	ISGX_ASSERT(pid >= 0, "fork");
 	if (pid == 0) {
 		struct isgx_rw_enclave r;
@@ -456,9 +472,6 @@ ISGX_TEST(exit_without_destroy_frees_everything, 600)
 	}
 	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
-	isgx_expect_epc_all_free("after the child exited", 2000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left");
-	isgx_test_finish(fd);
 }
 
 ISGX_TEST(bad_parameters_refused, 60)
@@ -489,7 +502,7 @@ ISGX_TEST(bad_parameters_refused, 60)
 	ISGX_EXPECT(!isgx_module_loaded("isgx"), "module stayed loaded");
 }
 
-ISGX_TEST(watermarks_act_when_changed_live, 600)
+ISGX_TEST_F(pager, watermarks_act_when_changed_live, 600)
 {
 	const char *policy = isgx_option("policy");
 	struct isgx_rw_enclave r;
@@ -498,7 +511,7 @@ ISGX_TEST(watermarks_act_when_changed_live, 600)
 
 	if (policy_is_baseline())
 		isgx_skip("policy %s has the fixed marks of its baseline", policy);
-	fd = isgx_test_start(PARAMS);
+	fd = self->fd;
 	build_rw(&r, fd, EPC_PAGES - 40);
 	/* Raise both marks: kisgxswapd must evict until free >= high_mark. */
 	ISGX_ASSERT(isgx_param_write("high_mark", "200") == 0, "high_mark=200");
@@ -513,14 +526,12 @@ ISGX_TEST(watermarks_act_when_changed_live, 600)
 		    free_now);
 	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after the marks moved");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /* A process at max_pages_per_process evicts its own pages, and loses nothing. */
-ISGX_TEST(per_process_limit_holds, 600)
+ISGX_TEST_F(pager, per_process_limit_holds, 600)
 {
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 	long most = 0, now;
 	struct isgx_rw_enclave r;
 
@@ -546,8 +557,6 @@ ISGX_TEST(per_process_limit_holds, 600)
 	/* The rest of the EPC stayed free: the limit, not a shortage, evicted. */
 	ISGX_EXPECT(isgx_epc_nr_free() > EPC_PAGES / 3, "only %ld EPC pages free", isgx_epc_nr_free());
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /* One of four threads writing a quarter of the pages, round after round. */
@@ -575,9 +584,9 @@ static void *limit_writer_fn(void *arg)
  * every moment (the check and the charge are one step; a check first and
  * a charge after the load let each thread in flight overshoot by one).
  */
-ISGX_TEST(per_process_limit_holds_with_threads, 600)
+ISGX_TEST_F(pager, per_process_limit_holds_with_threads, 600)
 {
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 	struct limit_writer w[4];
 	volatile bool stop = false;
 	struct isgx_rw_enclave r;
@@ -604,8 +613,6 @@ ISGX_TEST(per_process_limit_holds_with_threads, 600)
 	isgx_note("4 threads for 20 s: at most %ld pages resident with a limit of 64", most);
 	ISGX_EXPECT(most <= 64, "the process held %ld pages, limit 64", most);
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /*
@@ -614,7 +621,7 @@ ISGX_TEST(per_process_limit_holds_with_threads, 600)
  * processes above their fair share first.  The baselines do not promise
  * it (fifo16 takes the oldest page of anybody), so they skip.
  */
-ISGX_TEST(small_process_keeps_its_share, 900)
+ISGX_TEST_F(pager, small_process_keeps_its_share, 900)
 {
 	int fd, ready[2], go[2], status;
 	struct isgx_rw_enclave big;
@@ -622,9 +629,10 @@ ISGX_TEST(small_process_keeps_its_share, 900)
 	char c = 0;
 	pid_t pid;
 
+	self->freed_when = "after the child exited";
 	if (policy_is_baseline())
 		isgx_skip("fair shares are not the baselines'");
-	fd = isgx_test_start(PARAMS);
+	fd = self->fd;
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = fork();
 	ISGX_ASSERT(pid >= 0, "fork");
@@ -653,8 +661,6 @@ ISGX_TEST(small_process_keeps_its_share, 900)
 	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
 	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
-	isgx_expect_epc_all_free("after the child exited", 2000);
-	isgx_test_finish(fd);
 }
 
 /* Create enclaves of two pages, never initialised, until CREATE fails. */
@@ -784,9 +790,9 @@ static pid_t start_victim(int fd, unsigned int nr, unsigned int seconds, int rea
  * an evicted page must fail with SIGBUS after fault_stall_ms, not retry
  * forever.
  */
-ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
+ISGX_TEST_F(pager, stuck_epc_neither_spins_nor_livelocks, 600)
 {
-	int fd = isgx_test_start(PARAMS), ready[2], go[2], status;
+	int fd = self->fd, ready[2], go[2], status;
 	static uint64_t addrs[EPC_PAGES];
 	long passes0, passes1, stuck = -1;
 	double cpu0, cpu1, took;
@@ -795,6 +801,8 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 	char c = 0;
 	pid_t pid;
 
+	self->freed_when = "after destroying everything";
+	self->freed_ms = 5000;
 	/* Absent from a module without the bounds: then there is none to lift. */
 	isgx_param_write("max_unevictable_per_process", "256");
 	isgx_param_write("max_unevictable", "256");
@@ -839,8 +847,6 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 
 	for (i = 0; i < n; i++)
 		ISGX_EXPECT_RET(isgx_ioc_destroy(fd, addrs[i]), 0, "destroy %u", i);
-	isgx_expect_epc_all_free("after destroying everything", 5000);
-	isgx_test_finish(fd);
 }
 
 /*
@@ -849,12 +855,13 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
  * EPC held by one and the free count below the low mark, kisgxswapd must
  * take them off its lists and sleep, not put them back and spin.
  */
-ISGX_TEST(power_loss_leaves_nothing_to_spin_on, 600)
+ISGX_TEST_F(pager, power_loss_leaves_nothing_to_spin_on, 600)
 {
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 	long passes0, passes1, free_now;
 	struct isgx_rw_enclave r;
 
+	self->freed_ms = 5000;
 	/* Nearly the whole EPC resident: below the low mark, nothing evicted yet. */
 	build_rw(&r, fd, EPC_PAGES - 40);
 	ISGX_ASSERT(isgx_param_write("power_loss", "1") == 0, "power_loss");
@@ -873,8 +880,6 @@ ISGX_TEST(power_loss_leaves_nothing_to_spin_on, 600)
 	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
 		    passes1 - passes0);
 	ISGX_EXPECT_RET(isgx_enclave_destroy(&r.e), 0, "destroy the lost enclave");
-	isgx_expect_epc_all_free("after destroy", 5000);
-	isgx_test_finish(fd);
 }
 
 /*
@@ -1074,9 +1079,9 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
  * A sequential pass over evicted pages loads neighbours with each fault
  * (default policy); the baselines load one page per fault.
  */
-ISGX_TEST(fault_around_on_sequential_faults, 600)
+ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 {
-	int fd = isgx_test_start(PARAMS);
+	int fd = self->fd;
 	long faults, around;
 	struct isgx_rw_enclave r;
 
@@ -1106,8 +1111,6 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
 			    isgx_option("policy"), around);
 	}
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /*
@@ -1117,7 +1120,7 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
  * the VMA's protection by the next access).  Each page is probed in the
  * sequential pass itself, right after the fault that loaded it around.
  */
-ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
+ISGX_TEST_F(pager, fault_around_keeps_epcm_permissions, 600)
 {
 	unsigned int i, bad_rw = 0, bad_r = 0, bad_none = 0;
 	struct isgx_rw_enclave r;
@@ -1127,7 +1130,7 @@ ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
 
 	if (policy_is_baseline())
 		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
-	fd = isgx_test_start(PARAMS);
+	fd = self->fd;
 	build_init(&r, fd, 2 * EPC_PAGES, true);
 	around = isgx_debugfs_counter("nr_fault_around");
 	for (i = 0; i < r.nr_data; i++) {
@@ -1154,8 +1157,6 @@ ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
 	ISGX_EXPECT(!bad_r, "%u writes to R pages were not SIGBUS", bad_r);
 	ISGX_EXPECT(!bad_none, "%u reads of pages without permissions were not SIGBUS", bad_none);
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /* The holder of ptrace_under_eviction: loop over data pages [@first, nr) until EOF on @stop. */
@@ -1207,7 +1208,7 @@ static void ptrace_stop(pid_t pid)
  * LRU-like policy loads every page of every lap.  The load count of the
  * later laps must stay under 3/4 of the loop (the bound is about 1/2).
  */
-ISGX_TEST(loop_keeps_a_hot_set, 900)
+ISGX_TEST_F(pager, loop_keeps_a_hot_set, 900)
 {
 	unsigned int nr = EPC_PAGES * 3 / 2, lap, i;
 	long loaded = 0, start = 0;
@@ -1216,7 +1217,7 @@ ISGX_TEST(loop_keeps_a_hot_set, 900)
 
 	if (!policy_is("default"))
 		isgx_skip("non-resident history is the default policy's");
-	fd = isgx_test_start(PARAMS);
+	fd = self->fd;
 	build_rw(&r, fd, nr);
 	for (lap = 0; lap < 10; lap++) {
 		if (lap == 4)
@@ -1230,8 +1231,6 @@ ISGX_TEST(loop_keeps_a_hot_set, 900)
 	ISGX_EXPECT(loaded / 6 < nr * 3 / 4, "%ld pages loaded a lap of %u: no hot set kept",
 		    loaded / 6, nr);
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_expect_epc_all_free("after destroy", 2000);
-	isgx_test_finish(fd);
 }
 
 /*
@@ -1244,13 +1243,13 @@ ISGX_TEST(loop_keeps_a_hot_set, 900)
  * order (the page it reads next is the oldest, the one the pager takes
  * next) and at random, with the holder running, then stopped.
  */
-ISGX_TEST(ptrace_under_eviction, 900)
+ISGX_TEST_F(pager, ptrace_under_eviction, 900)
 {
 	static uint64_t shadow[EPC_PAGES][WORDS], got[WORDS];
 	const char *opt = isgx_option("seconds");
 	unsigned int seconds = opt ? atoi(opt) : 60, half = EPC_PAGES, i, w, k, seed = 1;
 	unsigned long reads = 0, writes = 0, peeks = 0, bad = 0;
-	int fd = isgx_test_start(PARAMS), up[2], down[2], mem, status;
+	int fd = self->fd, up[2], down[2], mem, status;
 	uint64_t base, addr, val, gen = 0;
 	struct isgx_rw_enclave r;
 	char path[64];
@@ -1259,6 +1258,7 @@ ISGX_TEST(ptrace_under_eviction, 900)
 	long word;
 	pid_t pid;
 
+	self->freed_when = "after the holder exited";
 	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe");
 	fflush(stdout);
 	pid = fork();
@@ -1339,20 +1339,19 @@ ISGX_TEST(ptrace_under_eviction, 900)
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the holder: status %#x", status);
 	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
 	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	isgx_expect_epc_all_free("after the holder exited", 2000);
-	isgx_test_finish(fd);
 }
 
-ISGX_TEST(perf_counts_tracepoints, 600)
+ISGX_TEST_F(pager, perf_counts_tracepoints, 600)
 {
 	struct isgx_rw_enclave r;
-	int fd = isgx_test_start(PARAMS), p[2], status = 0;
+	int fd = self->fd, p[2], status = 0;
 	unsigned long ewb = 0, eldu = 0, fault = 0;
 	uint64_t gen = 0;
 	char line[256];
 	pid_t pid;
 	FILE *f;
 
+	self->freed_when = NULL;
 	if (access("/usr/bin/perf", X_OK))
 		isgx_skip("perf is not installed");
 	build_rw(&r, fd, 2 * EPC_PAGES);
@@ -1388,7 +1387,6 @@ ISGX_TEST(perf_counts_tracepoints, 600)
 	ISGX_EXPECT(ewb > 0 && eldu > 0 && fault > 0, "perf did not count the events");
 	ISGX_EXPECT(verify_all(&r, gen) == 0, "contents");
 	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	isgx_test_finish(fd);
 }
 
 int main(int argc, char **argv)
