@@ -66,7 +66,7 @@ static void build_rw(struct isgx_rw_enclave *r, int fd, unsigned int nr_data)
 	struct sgx_sigstruct ss;
 	bool s = false;
 
-	ISGX_ASSERT(rw_build(r, fd, nr_data, &ss, &s) == 0, "%s", isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(rw_build(r, fd, nr_data, &ss, &s), 0, "%s", isgx_enclave_error(&r->e));
 }
 
 static bool page_ok(struct isgx_rw_enclave *r, unsigned int i, uint64_t gen)
@@ -160,7 +160,7 @@ static void bystander_start(struct bystander *b, int fd, unsigned int nr, double
 	ISGX_ASSERT(!pipe(ready), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	b->pid = fork();
-	ISGX_ASSERT(b->pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(b->pid, 0, "fork: %s", strerror(errno));
 	if (b->pid == 0) {
 		double deadline = now_s() + seconds;
 		unsigned long rounds = 0, bad = 0;
@@ -193,7 +193,7 @@ static void bystander_start(struct bystander *b, int fd, unsigned int nr, double
 		_exit(bad || !rounds ? 1 : 0);
 	}
 	close(ready[1]);
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "a bystander could not build its enclave");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "a bystander could not build its enclave");
 	close(ready[0]);
 }
 
@@ -237,7 +237,7 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		uint64_t others = 1, gen = 0, v, a;
 		struct isgx_rw_enclave r;
@@ -285,8 +285,8 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 	}
 	close(up[1]);
 	close(down[0]);
-	ISGX_ASSERT(read(up[0], addr, sizeof(*addr)) == sizeof(*addr),
-		    "the target could not build its enclave");
+	ISGX_ASSERT_EQ(read(up[0], addr, sizeof(*addr)), sizeof(*addr),
+		       "the target could not build its enclave");
 	close(up[0]);
 	*go = down[1];
 	return pid;
@@ -307,17 +307,18 @@ static void tamper_case(const char *what, bool rewrite)
 	pid_t pid;
 
 	need_knob("tamper");
-	ISGX_EXPECT(isgx_param_write("tamper", "bogus") == -EINVAL, "tamper=bogus accepted");
-	ISGX_EXPECT(isgx_param_write("tamper", "va:0x1001") == -EINVAL, "an unaligned address accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("tamper", "bogus"), -EINVAL, "tamper=bogus accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("tamper", "va:0x1001"), -EINVAL,
+		       "an unaligned address accepted");
 	for (int i = 0; i < 2; i++)
 		bystander_start(&b[i], fd, BYSTANDER_PAGES, 600, 0);
 	pid = target_start(fd, rewrite, &addr, &go);
 	snprintf(knob, sizeof(knob), "%s:%#" PRIx64 ":%d", what, addr, pid);
-	ISGX_ASSERT(isgx_param_write("tamper", knob) == 0, "tamper=%s refused", knob);
+	ISGX_ASSERT_EQ(isgx_param_write("tamper", knob), 0, "tamper=%s refused", knob);
 	isgx_note("tamper=%s", param_read("tamper", knob, sizeof(knob)));
-	ISGX_ASSERT(write(go, "g", 1) == 1, "start the target");
+	ISGX_ASSERT_EQ(write(go, "g", 1), 1, "start the target");
 	close(go);
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	describe(status, how, sizeof(how));
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == TARGET_OK,
 		    "target: %s (3: ELDU never refused, 4: page not back after, 5: data lost)", how);
@@ -326,12 +327,12 @@ static void tamper_case(const char *what, bool rewrite)
 	failed = isgx_debugfs_counter("nr_eldu_failed") - failed;
 	isgx_note("%ld ELDU refused, %ld pages loaded meanwhile", failed,
 		  isgx_debugfs_counter("nr_loaded") - loaded);
-	ISGX_EXPECT(failed == 1, "%ld ELDU failures, want 1", failed);
+	ISGX_EXPECT_EQ(failed, 1, "%ld ELDU failures, want 1", failed);
 	for (int i = 0; i < 2; i++)
 		ISGX_EXPECT(bystander_finish(&b[i], how, sizeof(how)), "bystander %d: %s", i, how);
 	isgx_expect_epc_all_free("after every process exited", 2000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
 	isgx_test_finish(fd);
 }
 
@@ -384,7 +385,7 @@ static pid_t victim_start(int fd, unsigned int nr, double seconds)
 	ISGX_ASSERT(!pipe(ready), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		double deadline = now_s() + seconds;
 		struct isgx_rw_enclave r;
@@ -406,7 +407,7 @@ static pid_t victim_start(int fd, unsigned int nr, double seconds)
 		_exit(0);
 	}
 	close(ready[1]);
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "a victim could not build its enclave");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "a victim could not build its enclave");
 	close(ready[0]);
 	return pid;
 }
@@ -432,24 +433,26 @@ static void power_loss_case(const char *point)
 	int sig;
 
 	need_knob("power_loss_at");
-	ISGX_EXPECT(isgx_param_write("power_loss_at", "later") == -EINVAL, "power_loss_at=later accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("power_loss_at", "later"), -EINVAL,
+		       "power_loss_at=later accepted");
 	build_rw(&mine, fd, 16);
-	ISGX_ASSERT(isgx_rw_create(&open_, fd, 4, false) == 0, "%s", isgx_enclave_error(&open_.e));
+	ISGX_ASSERT_EQ(isgx_rw_create(&open_, fd, 4, false), 0, "%s", isgx_enclave_error(&open_.e));
 	for (int i = 0; i < 2; i++)
 		victim[i] = victim_start(fd, 3 * EPC_PAGES / 4, 300);
-	ISGX_ASSERT(isgx_param_write("power_loss_at", point) == 0, "power_loss_at=%s refused", point);
+	ISGX_ASSERT_EQ(isgx_param_write("power_loss_at", point), 0,
+		       "power_loss_at=%s refused", point);
 	ISGX_ASSERT(power_loss_done(120), "the pager never passed %s in 120 s", point);
 	isgx_note("power lost at %s; %ld EWBs failed after it", point,
 		  isgx_debugfs_counter("nr_ewb_failed") - failed);
 
 	for (int i = 0; i < 2; i++) {
-		ISGX_ASSERT(waitpid(victim[i], &status, 0) == victim[i], "waitpid");
+		ISGX_ASSERT_EQ(waitpid(victim[i], &status, 0), victim[i], "waitpid");
 		describe(status, how, sizeof(how));
 		ISGX_EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS,
 			    "victim %d: %s, want killed by SIGBUS", i, how);
 	}
 	sig = isgx_probe_read(isgx_rw_data_page(&mine, 3), &v);
-	ISGX_EXPECT(sig == SIGBUS, "reading a lost enclave: signal %d, want SIGBUS", sig);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "reading a lost enclave: signal %d, want SIGBUS", sig);
 	r = isgx_ioc_add(fd, open_.e.base + (open_.nr_data + 2) * SGX_PAGE_SIZE, page, &si, 0);
 	ISGX_EXPECT_RET(r, SGX_POWER_LOST_ENCLAVE, "ADD_PAGE after power loss");
 	for (int k = 0; k < 2; k++) {
@@ -461,10 +464,10 @@ static void power_loss_case(const char *point)
 		isgx_enclave_forget(&e->e);
 	}
 	isgx_expect_epc_all_free("after power loss and teardown", 5000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
-	ISGX_EXPECT(isgx_debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
-		    isgx_debugfs_counter("nr_enclaves"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_enclaves"), 0, "enclaves left: %ld",
+		       isgx_debugfs_counter("nr_enclaves"));
 
 	/* Life goes on: 2x the EPC, evicted and loaded back byte-exact. */
 	build_rw(&fresh, fd, 2 * EPC_PAGES);
@@ -473,10 +476,10 @@ static void power_loss_case(const char *point)
 			page_write(&fresh, i, gen);
 	for (unsigned int i = 0; i < fresh.nr_data; i++)
 		ISGX_EXPECT(page_ok(&fresh, i, 2), "new enclave, page %u differs", i);
-	ISGX_EXPECT(isgx_enclave_destroy(&fresh.e) == 0, "destroy the new enclave");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&fresh.e), 0, "destroy the new enclave");
 	isgx_expect_epc_all_free("after the new enclave", 2000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
 	isgx_test_finish(fd);
 }
 
@@ -621,9 +624,9 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 	bool signed_ = false;
 
 	/* The SIGSTRUCT of a RACE_PAGES enclave, once: children only EINIT. */
-	ISGX_ASSERT(rw_build(&tmpl, fd, RACE_PAGES, &ss, &signed_) == 0, "%s",
-		    isgx_enclave_error(&tmpl.e));
-	ISGX_ASSERT(isgx_enclave_destroy(&tmpl.e) == 0, "destroy the template");
+	ISGX_ASSERT_EQ(rw_build(&tmpl, fd, RACE_PAGES, &ss, &signed_), 0, "%s",
+		       isgx_enclave_error(&tmpl.e));
+	ISGX_ASSERT_EQ(isgx_enclave_destroy(&tmpl.e), 0, "destroy the template");
 	bystander_start(&by, fd, 32, 600, 5000);
 	srand(12345);
 	start = now_s();
@@ -634,14 +637,14 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 
 		fflush(stdout);
 		pid = fork();
-		ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+		ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 		if (pid == 0)
 			race_child(fd, kind, &ss, delay_us);
 		if (kind == RACE_KILL) {
 			usleep(rand() % 60000);
 			kill(pid, SIGKILL);
 		}
-		ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+		ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 		counts[kind]++;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
 			setup++;
@@ -660,16 +663,16 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 		  now_s() - start, counts[RACE_KILL], counts[RACE_EXIT], counts[RACE_FORK],
 		  counts[RACE_MUNMAP], counts[RACE_DESTROY], isgx_debugfs_counter("nr_evicted") - evicted,
 		  isgx_debugfs_counter("nr_reclaim_passes") - wakes, setup);
-	ISGX_EXPECT(failures == 0, "%u fork, munmap or destroy races failed (1: data lost, "
-		    "3: DESTROY refused, 4: a fault before any teardown)", failures);
-	ISGX_EXPECT(done >= 50, "only %u races ran", done);
-	ISGX_EXPECT(setup <= done / 10, "%u of %u children could not build", setup, done);
+	ISGX_EXPECT_EQ(failures, 0, "%u fork, munmap or destroy races failed (1: data lost, "
+		       "3: DESTROY refused, 4: a fault before any teardown)", failures);
+	ISGX_EXPECT_GE(done, 50, "only %u races ran", done);
+	ISGX_EXPECT_LE(setup, done / 10, "%u of %u children could not build", setup, done);
 	ISGX_EXPECT(bystander_finish(&by, how, sizeof(how)), "bystander: %s", how);
 	isgx_expect_epc_all_free("after the races", 5000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    isgx_debugfs_counter("nr_va_pages"));
-	ISGX_EXPECT(isgx_debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
-		    isgx_debugfs_counter("nr_enclaves"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_enclaves"), 0, "enclaves left: %ld",
+		       isgx_debugfs_counter("nr_enclaves"));
 	isgx_test_finish(fd);
 }
 

@@ -25,7 +25,7 @@ static void expect_digest(struct isgx_measure *m, const char *want, const char *
 	uint8_t d[32];
 	char got[65];
 
-	ISGX_ASSERT(isgx_measure_final(m, d) == 0, "%s: final failed", name);
+	ISGX_ASSERT_EQ(isgx_measure_final(m, d), 0, "%s: final failed", name);
 	hex(d, got);
 	ISGX_EXPECT(!strcmp(got, want), "%s: MRENCLAVE %s, want %s", name, got, want);
 }
@@ -95,7 +95,7 @@ ISGX_TEST(sigstruct_signs_and_verifies, 30)
 
 	signed_sigstruct(&ss);
 	ISGX_EXPECT(!isgx_sigstruct_verify(&ss, err), "verify: %s", err);
-	ISGX_EXPECT(ss.exponent == 3, "exponent %u", ss.exponent);
+	ISGX_EXPECT_EQ(ss.exponent, 3, "exponent %u", ss.exponent);
 	ISGX_EXPECT(ss.modulus[SGX_MODULUS_SIZE - 1] & 0x80, "modulus is not 3072 bits (LE top byte)");
 }
 

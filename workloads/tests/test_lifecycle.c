@@ -105,9 +105,9 @@ ISGX_TEST(lifecycle_full, 300)
 		    "base %#" PRIx64 " is not naturally aligned to SIZE %#" PRIx64, e.base, size);
 	during = isgx_epc_nr_free();
 	if (before >= 0)
-		ISGX_EXPECT(before - during >= l->nr_pages + 1,
-			    "EPC free went from %ld to %ld for %u pages + SECS", before, during,
-			    l->nr_pages);
+		ISGX_EXPECT_GE(before - during, l->nr_pages + 1,
+			       "EPC free went from %ld to %ld for %u pages + SECS", before, during,
+			       l->nr_pages);
 
 	/* Data pages: 2 RW, 3 R, 4 RX, 5 RW. */
 	for (unsigned int i = 2; i < l->nr_pages; i++)
@@ -242,8 +242,9 @@ static void expect_create_einval(int fd, const struct sgx_secs *secs, const char
 	if (!ret)
 		isgx_ioc_destroy(fd, addr);
 	else if (before >= 0)
-		ISGX_EXPECT(isgx_epc_nr_free() == before, "CREATE with %s: EPC free %ld -> %ld", what,
-			    before, isgx_epc_nr_free());
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before,
+			       "CREATE with %s: EPC free %ld -> %ld", what,
+			       before, isgx_epc_nr_free());
 }
 
 ISGX_TEST(create_invalid_secs, 300)
@@ -322,7 +323,7 @@ ISGX_TEST(bad_pointers_efault, 300)
 	ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, &cp), -EFAULT,
 			"CREATE with a kernel-address SECS");
 	if (before >= 0)
-		ISGX_EXPECT(isgx_epc_nr_free() == before, "EPC pages leaked by refused CREATEs");
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before, "EPC pages leaked by refused CREATEs");
 
 	isgx_layout_secs(l, &secs);
 	ISGX_ASSERT_RET(isgx_enclave_create(&e, fd, &secs), 0, "%s", isgx_enclave_error(&e));
@@ -336,7 +337,7 @@ ISGX_TEST(bad_pointers_efault, 300)
 	ISGX_EXPECT_RET(isgx_ioc_add(fd, e.base + 2 * PAGE, NULL, &si, 0), -EFAULT,
 			"ADD_PAGE from source NULL");
 	if (before >= 0)
-		ISGX_EXPECT(isgx_epc_nr_free() == before, "EPC pages leaked by refused ADD_PAGEs");
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before, "EPC pages leaked by refused ADD_PAGEs");
 
 	ISGX_ASSERT_RET(isgx_enclave_add_layout(&e, l), 0, "%s", isgx_enclave_error(&e));
 	ISGX_ASSERT(!isgx_enclave_sign(&e, isgx_test_key(), &ss), "%s", isgx_enclave_error(&e));
@@ -371,8 +372,8 @@ static void expect_add(int fd, uint64_t addr, const void *src, const struct sgx_
 
 	ISGX_EXPECT_RET(isgx_ioc_add(fd, addr, src, si, flags), want, "ADD_PAGE %s", what);
 	if (before >= 0)
-		ISGX_EXPECT(isgx_epc_nr_free() == before, "ADD_PAGE %s: EPC free %ld -> %ld", what,
-			    before, isgx_epc_nr_free());
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before, "ADD_PAGE %s: EPC free %ld -> %ld", what,
+			       before, isgx_epc_nr_free());
 }
 
 ISGX_TEST(add_page_invalid, 300)
@@ -538,8 +539,8 @@ ISGX_TEST(epcm_permissions_bound_ptes, 300)
 	/* std_layout plus page 6: REG with neither R, W nor X. */
 	isgx_build_uninit(&e, fd, l);
 	memset(none, 0x6e, sizeof(none));
-	ISGX_ASSERT(isgx_enclave_add(&e, 6 * PAGE, none, SGX_SECINFO_REG, 0) == 0, "%s",
-		    isgx_enclave_error(&e));
+	ISGX_ASSERT_EQ(isgx_enclave_add(&e, 6 * PAGE, none, SGX_SECINFO_REG, 0), 0, "%s",
+		       isgx_enclave_error(&e));
 	ISGX_ASSERT(!isgx_enclave_sign(&e, isgx_test_key(), &ss) && !isgx_enclave_init(&e, &ss, NULL),
 		    "%s", isgx_enclave_error(&e));
 
@@ -553,8 +554,9 @@ ISGX_TEST(epcm_permissions_bound_ptes, 300)
 			    i, v, sig);
 		for (int k = 0; k < 2; k++) {
 			sig = isgx_probe_write(p + k, 0xbadULL);
-			ISGX_EXPECT(sig == SIGBUS, "page %u: write %d after a read: signal %d (%s), want SIGBUS",
-				    i, k + 1, sig, sig ? strsignal(sig) : "none: written");
+			ISGX_EXPECT_EQ(sig, SIGBUS,
+				       "page %u: write %d after a read: signal %d (%s), want SIGBUS",
+				       i, k + 1, sig, sig ? strsignal(sig) : "none: written");
 		}
 		expect_page_contents(&e, l, i);
 		ISGX_EXPECT(mprotect(p, PAGE, PROT_READ | PROT_WRITE) < 0 && errno == EACCES,
@@ -565,11 +567,12 @@ ISGX_TEST(epcm_permissions_bound_ptes, 300)
 	/* Page 6: every access, the first and the next, is SIGBUS. */
 	for (int k = 0; k < 2; k++) {
 		sig = isgx_probe_read(isgx_enclave_ptr(&e, 6 * PAGE), &v);
-		ISGX_EXPECT(sig == SIGBUS, "page without permissions: read %d: signal %d, value %#" PRIx64
-			    ", want SIGBUS", k + 1, sig, sig ? 0 : v);
+		ISGX_EXPECT_EQ(sig, SIGBUS,
+			       "page without permissions: read %d: signal %d, value %#" PRIx64
+			       ", want SIGBUS", k + 1, sig, sig ? 0 : v);
 	}
 	sig = isgx_probe_write(isgx_enclave_ptr(&e, 6 * PAGE), 0xbadULL);
-	ISGX_EXPECT(sig == SIGBUS, "page without permissions: write: signal %d, want SIGBUS", sig);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "page without permissions: write: signal %d, want SIGBUS", sig);
 
 	/* The RW pages are still readable and writable. */
 	expect_write_read(&e, 2);
@@ -594,7 +597,7 @@ static bool wait_child(pid_t pid, char *how)
 {
 	int status;
 
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid: %s", strerror(errno));
 	if (WIFSIGNALED(status))
 		snprintf(how, 64, "killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
@@ -616,7 +619,7 @@ ISGX_TEST(fork_child_cannot_use_enclave, 300)
 	isgx_build(&e, fd, l, &ss);
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		static uint8_t page[PAGE];
 		struct sgx_secinfo si = { .flags = SGX_SECINFO_REG | SGX_SECINFO_R };
@@ -732,7 +735,7 @@ ISGX_TEST(munmap_and_exit_release_epc, 300)
 	/* A process that exits without DESTROY, one enclave initialised, one not. */
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		int cfd = open("/dev/sgx", O_RDWR);
 		struct isgx_enclave e2;
@@ -763,7 +766,7 @@ static void holder_start(struct holder *h, const struct isgx_layout *l)
 	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	h->pid = fork();
-	ISGX_ASSERT(h->pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(h->pid, 0, "fork: %s", strerror(errno));
 	if (h->pid == 0) {
 		struct sgx_sigstruct ss;
 		struct isgx_enclave e;
@@ -792,16 +795,16 @@ static void holder_start(struct holder *h, const struct isgx_layout *l)
 	close(up[1]);
 	close(down[0]);
 	h->go = down[1];
-	ISGX_ASSERT(read(up[0], &h->base, sizeof(h->base)) == sizeof(h->base),
-		    "the child could not build its enclave");
+	ISGX_ASSERT_EQ(read(up[0], &h->base, sizeof(h->base)), sizeof(h->base),
+		       "the child could not build its enclave");
 	close(up[0]);
 }
 
 static bool holder_finish(struct holder *h, const uint64_t *written, char *how)
 {
 	if (written)
-		ISGX_EXPECT(write(h->go, written, 2 * sizeof(uint64_t)) == 2 * sizeof(uint64_t),
-			    "pipe write");
+		ISGX_EXPECT_EQ(write(h->go, written, 2 * sizeof(uint64_t)), 2 * sizeof(uint64_t),
+			       "pipe write");
 	close(h->go);
 	return wait_child(h->pid, how);
 }
@@ -813,7 +816,7 @@ static int open_mem(pid_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	fd = open(path, O_RDWR);
-	ISGX_ASSERT(fd >= 0, "open %s: %s", path, strerror(errno));
+	ISGX_ASSERT_GE(fd, 0, "open %s: %s", path, strerror(errno));
 	return fd;
 }
 
@@ -849,7 +852,8 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	for (unsigned int i = 2; i < 5; i++) {
 		expected_page(&l, i, want);
 		n = pread(mem, got, PAGE, h.base + (uint64_t)i * PAGE);
-		ISGX_EXPECT(n == PAGE, "pread of page %u: %zd (%s)", i, n, n < 0 ? strerror(errno) : "");
+		ISGX_EXPECT_EQ(n, PAGE,
+			       "pread of page %u: %zd (%s)", i, n, n < 0 ? strerror(errno) : "");
 		ISGX_EXPECT(n != PAGE || !memcmp(got, want, PAGE), "pread of page %u: wrong bytes", i);
 	}
 	/* An unaligned, odd-sized read crossing words. */
@@ -858,7 +862,7 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	ISGX_EXPECT(n == 13 && !memcmp(got, want + 5, 13), "pread of 13 bytes at +5: %zd", n);
 
 	n = pwrite(mem, &written[1], 8, rw + 0x100);
-	ISGX_EXPECT(n == 8, "pwrite to the RW page: %zd (%s)", n, n < 0 ? strerror(errno) : "");
+	ISGX_EXPECT_EQ(n, 8, "pwrite to the RW page: %zd (%s)", n, n < 0 ? strerror(errno) : "");
 	n = pread(mem, &v, 8, rw + 0x100);
 	ISGX_EXPECT(n == 8 && v == written[1], "pread after pwrite: %#" PRIx64, v);
 
@@ -887,7 +891,7 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	ISGX_EXPECT(n == SGX_TCS_DEBUG_READ_SIZE && !memcmp(got, want, SGX_TCS_DEBUG_READ_SIZE),
 		    "pread of TCS bytes 0-71: %zd (%s)", n, n < 0 ? strerror(errno) : "");
 	n = pwrite(mem, &one, 8, h.base + 8);
-	ISGX_EXPECT(n == 8, "pwrite of TCS.FLAGS: %zd (%s)", n, n < 0 ? strerror(errno) : "");
+	ISGX_EXPECT_EQ(n, 8, "pwrite of TCS.FLAGS: %zd (%s)", n, n < 0 ? strerror(errno) : "");
 	n = pread(mem, &v, 8, h.base + 8);
 	ISGX_EXPECT(n == 8 && v == 1, "TCS.FLAGS after writing DBGOPTIN: %#" PRIx64, v);
 	for (unsigned int off = 0; off < SGX_TCS_DEBUG_READ_SIZE; off += 8) {
@@ -951,7 +955,7 @@ static bool power_loss(void)
 
 	if (fd < 0 && errno == ENOENT)
 		isgx_skip("no power_loss parameter (not the emu backend)");
-	ISGX_ASSERT(fd >= 0, "open power_loss: %s", strerror(errno));
+	ISGX_ASSERT_GE(fd, 0, "open power_loss: %s", strerror(errno));
 	ok = write(fd, "1", 1) == 1;
 	if (!ok && errno == ENODEV)
 		isgx_skip("power_loss: ENODEV (hw backend)");
@@ -992,13 +996,13 @@ ISGX_TEST(power_loss_kills_enclaves, 300)
 		    isgx_ret_name(r, name));
 	isgx_note("INIT of an initialised enclave after power loss: %s", isgx_ret_name(r, name));
 	sig = isgx_probe_read(isgx_enclave_ptr(&live, 2 * PAGE), &v);
-	ISGX_EXPECT(sig == SIGBUS, "reading a lost enclave: signal %d (%s), value %#" PRIx64
-		    ", want SIGBUS", sig, sig ? strsignal(sig) : "none", sig ? 0 : v);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "reading a lost enclave: signal %d (%s), value %#" PRIx64
+		       ", want SIGBUS", sig, sig ? strsignal(sig) : "none", sig ? 0 : v);
 	sig = isgx_probe_write(isgx_enclave_ptr(&live, 5 * PAGE), 7);
-	ISGX_EXPECT(sig == SIGBUS, "writing a lost enclave: signal %d, want SIGBUS", sig);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "writing a lost enclave: signal %d, want SIGBUS", sig);
 	sig = isgx_probe_read(isgx_enclave_ptr(&open_, 2 * PAGE), &v);
-	ISGX_EXPECT(sig == SIGBUS, "reading a lost uninitialised enclave: signal %d, want SIGBUS",
-		    sig);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "reading a lost uninitialised enclave: signal %d, want SIGBUS",
+		       sig);
 
 	/* "The enclave is dead; destroy it": DESTROY and munmap free everything. */
 	for (int k = 0; k < 2; k++) {
@@ -1059,7 +1063,7 @@ ISGX_TEST(cli_build, 300)
 	ISGX_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "'%s' failed", cmd);
 	snprintf(cmd, sizeof(cmd), "'%s' build --pages %u --tcs %u --debug --key '%s' | grep -qx '%s'",
 		 cli, l.nr_pages, l.nr_tcs, key ? key : "", want);
-	ISGX_EXPECT(system(cmd) == 0, "isgx build did not print '%s'", want);
+	ISGX_EXPECT_EQ(system(cmd), 0, "isgx build did not print '%s'", want);
 	isgx_expect_epc_all_free("after isgx build", 2000);
 	isgx_test_finish(fd);
 }
@@ -1076,7 +1080,7 @@ static void write_compat_sigstruct(const char *path)
 	if (cli) {
 		snprintf(cmd, sizeof(cmd), "'%s' sign --pages %u --tcs %u --mode32 --key '%s' --out '%s'",
 			 cli, compat_layout.nr_pages, compat_layout.nr_tcs, key ? key : "", path);
-		ISGX_ASSERT(system(cmd) == 0, "'%s' failed", cmd);
+		ISGX_ASSERT_EQ(system(cmd), 0, "'%s' failed", cmd);
 	} else {
 		struct sgx_sigstruct ss;
 		struct isgx_enclave e;
@@ -1105,7 +1109,7 @@ ISGX_TEST(compat32_process, 300)
 	isgx_test_key();
 	fd = isgx_test_start(NULL);
 	tmp = mkstemp(ss_path);
-	ISGX_ASSERT(tmp >= 0, "mkstemp: %s", strerror(errno));
+	ISGX_ASSERT_GE(tmp, 0, "mkstemp: %s", strerror(errno));
 	close(tmp);
 	write_compat_sigstruct(ss_path);
 
@@ -1115,7 +1119,7 @@ ISGX_TEST(compat32_process, 300)
 	ISGX_ASSERT(!pipe2(report, O_CLOEXEC), "pipe2: %s", strerror(errno));
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		execl(prog, prog, arg, pages, (char *)NULL);
 		exec_err = errno;

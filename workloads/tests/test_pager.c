@@ -55,7 +55,7 @@ static const char *params(void)
 /* Create and add; no EINIT, so no thread can ever be inside it. */
 static void build_rw_uninit(struct isgx_rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
-	ISGX_ASSERT(isgx_rw_create(r, fd, nr_data, mixed) == 0, "%s", isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(isgx_rw_create(r, fd, nr_data, mixed), 0, "%s", isgx_enclave_error(&r->e));
 }
 
 static void build_init(struct isgx_rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
@@ -63,9 +63,9 @@ static void build_init(struct isgx_rw_enclave *r, int fd, unsigned int nr_data, 
 	struct sgx_sigstruct ss;
 
 	build_rw_uninit(r, fd, nr_data, mixed);
-	ISGX_ASSERT(isgx_enclave_sign(&r->e, isgx_test_key(), &ss) == 0, "%s",
-		    isgx_enclave_error(&r->e));
-	ISGX_ASSERT(isgx_enclave_init(&r->e, &ss, NULL) == 0, "%s", isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(isgx_enclave_sign(&r->e, isgx_test_key(), &ss), 0, "%s",
+		       isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(isgx_enclave_init(&r->e, &ss, NULL), 0, "%s", isgx_enclave_error(&r->e));
 }
 
 static void build_rw(struct isgx_rw_enclave *r, int fd, unsigned int nr_data)
@@ -173,8 +173,8 @@ ISGX_TEST_F(pager, larger_than_epc_builds_and_initialises, 600)
 	self->va_pages_checked = true;
 	build_rw(&r, fd, 2 * EPC_PAGES);
 	ISGX_EXPECT(isgx_debugfs_counter("nr_evicted") > 0, "nothing was evicted while building 2x EPC");
-	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after build");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(verify_all(&r, 0), 0, "contents differ after build");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 ISGX_TEST_F(pager, evict_and_refault_byte_exact, 600)
@@ -186,14 +186,14 @@ ISGX_TEST_F(pager, evict_and_refault_byte_exact, 600)
 	build_rw(&r, fd, 2 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 3; gen++) {
 		write_all(&r, gen);
-		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
-			    (unsigned long long)gen);
+		ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "generation %llu differs",
+			       (unsigned long long)gen);
 	}
 	loaded = isgx_debugfs_counter("nr_loaded");
-	ISGX_EXPECT(loaded >= 2 * EPC_PAGES, "only %ld pages came back through ELDU", loaded);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_GE(loaded, 2 * EPC_PAGES, "only %ld pages came back through ELDU", loaded);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -215,18 +215,19 @@ ISGX_TEST_F(pager, secs_evicted_and_reloaded, 600)
 		write_all(&big, gen);
 	evicted = isgx_debugfs_counter("nr_secs_evicted") - evicted;
 	loaded = isgx_debugfs_counter("nr_secs_loaded");
-	ISGX_EXPECT(evicted >= 1, "no SECS was evicted (%ld of the small enclave's pages resident)",
-		    proc_pages(getpid()));
-	ISGX_EXPECT(verify_all(&small, 1) == 0, "small enclave contents after its SECS came back");
+	ISGX_EXPECT_GE(evicted, 1,
+		       "no SECS was evicted (%ld of the small enclave's pages resident)",
+		       proc_pages(getpid()));
+	ISGX_EXPECT_EQ(verify_all(&small, 1), 0, "small enclave contents after its SECS came back");
 	loaded = isgx_debugfs_counter("nr_secs_loaded") - loaded;
 	isgx_note("%ld SECS evicted, %ld loaded again", evicted, loaded);
-	ISGX_EXPECT(loaded >= 1, "no SECS was loaded again");
+	ISGX_EXPECT_GE(loaded, 1, "no SECS was loaded again");
 	write_all(&small, 2);
-	ISGX_EXPECT(verify_all(&small, 2) == 0, "small enclave contents, written again");
-	ISGX_EXPECT(verify_all(&big, 2) == 0, "big enclave contents");
-	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy big");
-	ISGX_EXPECT(isgx_enclave_destroy(&small.e) == 0, "destroy small");
+	ISGX_EXPECT_EQ(verify_all(&small, 2), 0, "small enclave contents, written again");
+	ISGX_EXPECT_EQ(verify_all(&big, 2), 0, "big enclave contents");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&big.e), 0, "destroy big");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&small.e), 0, "destroy small");
 }
 
 /*
@@ -241,12 +242,12 @@ ISGX_TEST_F(pager, va_pages_evicted_and_back, 900)
 	struct isgx_rw_enclave r;
 
 	self->va_pages_checked = true;
-	ISGX_ASSERT(isgx_param_write("va_max_pages", "1") == 0, "va_max_pages=1");
+	ISGX_ASSERT_EQ(isgx_param_write("va_max_pages", "1"), 0, "va_max_pages=1");
 	build_rw(&r, fd, 4 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 3; gen++) {
 		write_all(&r, gen);
-		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
-			    (unsigned long long)gen);
+		ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "generation %llu differs",
+			       (unsigned long long)gen);
 	}
 	va_evicted = isgx_debugfs_counter("nr_va_evicted");
 	va_loaded = isgx_debugfs_counter("nr_va_loaded");
@@ -254,8 +255,8 @@ ISGX_TEST_F(pager, va_pages_evicted_and_back, 900)
 		  va_loaded, isgx_debugfs_counter("nr_va_pages"));
 	ISGX_EXPECT(va_evicted > 0, "no VA page was evicted");
 	ISGX_EXPECT(va_loaded > 0, "no VA page came back");
-	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 struct worker {
@@ -331,15 +332,15 @@ ISGX_TEST_F(pager, integrity_4x_epc_threads, 1200)
 	isgx_note("%u s, 4 threads, %u pages: %lu rounds, %ld evictions, %ld loads, %ld IPIs",
 		  seconds, r.nr_data, rounds, isgx_debugfs_counter("nr_evicted"),
 		  isgx_debugfs_counter("nr_loaded"), isgx_debugfs_counter("nr_ipi_cpus"));
-	ISGX_EXPECT(rounds >= 4, "only %lu rounds", rounds);
+	ISGX_EXPECT_GE(rounds, 4, "only %lu rounds", rounds);
 	/* Threads ran on both CPUs while their pages went: kicks must reach them. */
 	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
 		ISGX_EXPECT(isgx_debugfs_counter("nr_ipi_cpus") > 0,
 			    "no CPU was kicked while 4 threads ran");
-	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(bad, 0, "%lu lost or corrupted page writes", bad);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -367,7 +368,7 @@ ISGX_TEST_F(pager, soak_4_processes_2_threads_4x_epc, 7200)
 	ISGX_ASSERT(!pipe(res), "pipe");
 	for (p = 0; p < 4; p++) {
 		pid[p] = fork();
-		ISGX_ASSERT(pid[p] >= 0, "fork");
+		ISGX_ASSERT_GE(pid[p], 0, "fork");
 		if (pid[p] == 0) {
 			unsigned long out[2] = { 0, 0 };
 			struct worker w[2];
@@ -395,22 +396,23 @@ ISGX_TEST_F(pager, soak_4_processes_2_threads_4x_epc, 7200)
 	for (p = 0; p < 4; p++) {
 		unsigned long in[2];
 
-		ISGX_EXPECT(read(res[0], in, sizeof(in)) == sizeof(in), "a soak process reported nothing");
+		ISGX_EXPECT_EQ(read(res[0], in, sizeof(in)), sizeof(in),
+			       "a soak process reported nothing");
 		verified += in[0];
 		bad += in[1];
 	}
 	for (p = 0; p < 4; p++) {
-		ISGX_EXPECT(waitpid(pid[p], &status, 0) == pid[p], "waitpid");
+		ISGX_EXPECT_EQ(waitpid(pid[p], &status, 0), pid[p], "waitpid");
 		ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 			    "soak process %d status %#x", p, status);
 	}
 	isgx_note("soak: %u s, 4 processes x 2 threads over %d pages: %lu page writes verified, "
 		  "%lu lost or corrupted; %ld evictions, %ld loads", seconds, 4 * EPC_PAGES,
 		  verified, bad, isgx_debugfs_counter("nr_evicted"), isgx_debugfs_counter("nr_loaded"));
-	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
+	ISGX_EXPECT_EQ(bad, 0, "%lu lost or corrupted page writes", bad);
 	ISGX_EXPECT(verified > 0, "nothing verified");
-	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
 }
 
 /*
@@ -429,7 +431,7 @@ ISGX_TEST_F(pager, no_ipis_while_threads_sleep, 600)
 	self->freed_when = "after the child exited";
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		build_rw(&r, fd, EPC_PAGES - 40);
 		write_all(&r, 7);
@@ -437,7 +439,7 @@ ISGX_TEST_F(pager, no_ipis_while_threads_sleep, 600)
 			_exit(2);
 		_exit(verify_all(&r, 7) ? 1 : 0);
 	}
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not get ready");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "the child did not get ready");
 	usleep(200000);
 	ipis = isgx_debugfs_counter("nr_ipi_cpus");
 	evicted = isgx_debugfs_counter("nr_evicted");
@@ -446,11 +448,11 @@ ISGX_TEST_F(pager, no_ipis_while_threads_sleep, 600)
 	evicted = isgx_debugfs_counter("nr_evicted") - evicted;
 	ipis = isgx_debugfs_counter("nr_ipi_cpus") - ipis;
 	isgx_note("%ld pages evicted, %ld CPUs kicked", evicted, ipis);
-	ISGX_EXPECT(evicted >= EPC_PAGES / 2, "only %ld pages evicted", evicted);
-	ISGX_EXPECT(ipis == 0, "%ld IPIs while no enclave thread ran", ipis);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT_GE(evicted, EPC_PAGES / 2, "only %ld pages evicted", evicted);
+	ISGX_EXPECT_EQ(ipis, 0, "%ld IPIs while no enclave thread ran", ipis);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the child");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		    "the child's pages differ after the wake-up (status %#x)", status);
 }
@@ -462,7 +464,7 @@ ISGX_TEST_F(pager, exit_without_destroy_frees_everything, 600)
 
 	self->freed_when = "after the child exited";
 	self->va_pages_checked = true;
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		struct isgx_rw_enclave r;
 
@@ -470,7 +472,7 @@ ISGX_TEST_F(pager, exit_without_destroy_frees_everything, 600)
 		write_all(&r, 5);
 		_exit(verify_all(&r, 5) ? 1 : 0);
 	}
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 }
 
@@ -479,26 +481,29 @@ ISGX_TEST(bad_parameters_refused, 60)
 	char buf[128];
 	int fd = isgx_test_start(PARAMS);
 
-	ISGX_EXPECT(isgx_param_write("policy", "lru") == -EINVAL, "policy=lru accepted");
-	ISGX_EXPECT(isgx_param_write("batch", "0") == -EINVAL, "batch=0 accepted");
-	ISGX_EXPECT(isgx_param_write("batch", "100000") == -EINVAL, "batch=100000 accepted");
-	ISGX_EXPECT(isgx_param_write("batch", "abc") == -EINVAL, "batch=abc accepted");
-	ISGX_EXPECT(isgx_param_write("low_mark", "100000") == -EINVAL, "low_mark above the EPC accepted");
-	ISGX_EXPECT(isgx_param_write("high_mark", "1") == -EINVAL, "high_mark below low_mark accepted");
-	ISGX_EXPECT(isgx_param_write("min_mark", "100000") == -EINVAL, "min_mark above low_mark accepted");
-	ISGX_EXPECT(isgx_param_write("fault_around", "65") == -EINVAL, "fault_around=65 accepted");
-	ISGX_EXPECT(isgx_param_write("max_pages_per_process", "100000") == -EINVAL,
-		    "max_pages_per_process above the EPC accepted");
-	ISGX_EXPECT(isgx_param_write("max_pages_per_process", "-1") == -EINVAL,
-		    "max_pages_per_process=-1 accepted");
-	ISGX_EXPECT(isgx_param_write("batch", "32") == 0, "batch=32 refused");
+	ISGX_EXPECT_EQ(isgx_param_write("policy", "lru"), -EINVAL, "policy=lru accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "0"), -EINVAL, "batch=0 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "100000"), -EINVAL, "batch=100000 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "abc"), -EINVAL, "batch=abc accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("low_mark", "100000"), -EINVAL,
+		       "low_mark above the EPC accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("high_mark", "1"), -EINVAL,
+		       "high_mark below low_mark accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("min_mark", "100000"), -EINVAL,
+		       "min_mark above low_mark accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("fault_around", "65"), -EINVAL, "fault_around=65 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("max_pages_per_process", "100000"), -EINVAL,
+		       "max_pages_per_process above the EPC accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("max_pages_per_process", "-1"), -EINVAL,
+		       "max_pages_per_process=-1 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "32"), 0, "batch=32 refused");
 	snprintf(buf, sizeof(buf), "%d", EPC_PAGES / 2);
-	ISGX_EXPECT(isgx_param_write("high_mark", buf) == 0, "high_mark=%s refused", buf);
+	ISGX_EXPECT_EQ(isgx_param_write("high_mark", buf), 0, "high_mark=%s refused", buf);
 	isgx_test_finish(fd);
 	/* At load time too: the module refuses to load. */
 	snprintf(buf, sizeof(buf), "%s batch=0", PARAMS);
-	ISGX_EXPECT(isgx_module_load(isgx_ko_path(), buf) == -EINVAL,
-		    "load with batch=0 accepted");
+	ISGX_EXPECT_EQ(isgx_module_load(isgx_ko_path(), buf), -EINVAL,
+		       "load with batch=0 accepted");
 	ISGX_EXPECT(!isgx_module_loaded("isgx"), "module stayed loaded");
 }
 
@@ -514,18 +519,18 @@ ISGX_TEST_F(pager, watermarks_act_when_changed_live, 600)
 	fd = self->fd;
 	build_rw(&r, fd, EPC_PAGES - 40);
 	/* Raise both marks: kisgxswapd must evict until free >= high_mark. */
-	ISGX_ASSERT(isgx_param_write("high_mark", "200") == 0, "high_mark=200");
-	ISGX_ASSERT(isgx_param_write("low_mark", "150") == 0, "low_mark=150");
+	ISGX_ASSERT_EQ(isgx_param_write("high_mark", "200"), 0, "high_mark=200");
+	ISGX_ASSERT_EQ(isgx_param_write("low_mark", "150"), 0, "low_mark=150");
 	for (i = 0; i < 100; i++) {
 		free_now = isgx_epc_nr_free();
 		if (free_now >= 200)
 			break;
 		usleep(50000);
 	}
-	ISGX_EXPECT(free_now >= 200, "free pages %ld, want >= 200 after raising the marks",
-		    free_now);
-	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after the marks moved");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_GE(free_now, 200, "free pages %ld, want >= 200 after raising the marks",
+		       free_now);
+	ISGX_EXPECT_EQ(verify_all(&r, 0), 0, "contents differ after the marks moved");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /* A process at max_pages_per_process evicts its own pages, and loses nothing. */
@@ -535,10 +540,11 @@ ISGX_TEST_F(pager, per_process_limit_holds, 600)
 	long most = 0, now;
 	struct isgx_rw_enclave r;
 
-	ISGX_ASSERT(isgx_param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
+	ISGX_ASSERT_EQ(isgx_param_write("max_pages_per_process", "64"), 0,
+		       "max_pages_per_process=64");
 	build_rw(&r, fd, EPC_PAGES / 2);
 	most = proc_pages(getpid());
-	ISGX_ASSERT(most >= 0, "no line for this process in debugfs procs");
+	ISGX_ASSERT_GE(most, 0, "no line for this process in debugfs procs");
 	for (uint64_t gen = 1; gen <= 2; gen++) {
 		for (unsigned int i = 0; i < r.nr_data; i++) {
 			uint64_t *p = isgx_rw_data_page(&r, i);
@@ -548,15 +554,15 @@ ISGX_TEST_F(pager, per_process_limit_holds, 600)
 			now = proc_pages(getpid());
 			most = now > most ? now : most;
 		}
-		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
-			    (unsigned long long)gen);
+		ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "generation %llu differs",
+			       (unsigned long long)gen);
 	}
 	isgx_note("at most %ld pages resident with a limit of 64; %ld EPC pages free", most,
 		  isgx_epc_nr_free());
-	ISGX_EXPECT(most <= 64, "the process held %ld pages, limit 64", most);
+	ISGX_EXPECT_LE(most, 64, "the process held %ld pages, limit 64", most);
 	/* The rest of the EPC stayed free: the limit, not a shortage, evicted. */
 	ISGX_EXPECT(isgx_epc_nr_free() > EPC_PAGES / 3, "only %ld EPC pages free", isgx_epc_nr_free());
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /* One of four threads writing a quarter of the pages, round after round. */
@@ -595,7 +601,8 @@ ISGX_TEST_F(pager, per_process_limit_holds_with_threads, 600)
 	time_t end;
 	int i;
 
-	ISGX_ASSERT(isgx_param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
+	ISGX_ASSERT_EQ(isgx_param_write("max_pages_per_process", "64"), 0,
+		       "max_pages_per_process=64");
 	build_rw(&r, fd, EPC_PAGES / 2);
 	for (i = 0; i < 4; i++) {
 		w[i] = (struct limit_writer){ .r = &r, .first = r.nr_data * i / 4,
@@ -611,8 +618,8 @@ ISGX_TEST_F(pager, per_process_limit_holds_with_threads, 600)
 	for (i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
 	isgx_note("4 threads for 20 s: at most %ld pages resident with a limit of 64", most);
-	ISGX_EXPECT(most <= 64, "the process held %ld pages, limit 64", most);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_LE(most, 64, "the process held %ld pages, limit 64", most);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -635,7 +642,7 @@ ISGX_TEST_F(pager, small_process_keeps_its_share, 900)
 	fd = self->fd;
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		struct isgx_rw_enclave small;
 
@@ -645,7 +652,7 @@ ISGX_TEST_F(pager, small_process_keeps_its_share, 900)
 			_exit(2);
 		_exit(verify_all(&small, 3) ? 1 : 0);
 	}
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not get ready");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "the child did not get ready");
 	small_pages = proc_pages(pid);
 	build_rw(&big, fd, 2 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 2; gen++)
@@ -653,13 +660,13 @@ ISGX_TEST_F(pager, small_process_keeps_its_share, 900)
 	small_after = proc_pages(pid);
 	isgx_note("small process: %ld pages before, %ld after the big one ran 2 rounds over 2x EPC",
 		  small_pages, small_after);
-	ISGX_EXPECT(small_pages >= EPC_PAGES / 8, "small process had %ld pages", small_pages);
-	ISGX_EXPECT(small_after >= small_pages * 9 / 10, "small process kept %ld of %ld pages",
-		    small_after, small_pages);
-	ISGX_EXPECT(verify_all(&big, 2) == 0, "big enclave contents");
-	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy");
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT_GE(small_pages, EPC_PAGES / 8, "small process had %ld pages", small_pages);
+	ISGX_EXPECT_GE(small_after, small_pages * 9 / 10, "small process kept %ld of %ld pages",
+		       small_after, small_pages);
+	ISGX_EXPECT_EQ(verify_all(&big, 2), 0, "big enclave contents");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&big.e), 0, "destroy");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the child");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 }
 
@@ -753,7 +760,7 @@ static pid_t start_victim(int fd, unsigned int nr, unsigned int seconds, int rea
 	pid_t pid = fork();
 	char c = 0;
 
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		struct isgx_rw_enclave r;
 		double end;
@@ -812,7 +819,7 @@ ISGX_TEST_F(pager, stuck_epc_neither_spins_nor_livelocks, 600)
 	n = create_uninit_until_refused(fd, addrs, EPC_PAGES, &refused);
 	isgx_note("%u enclaves not initialised, then CREATE returned %lld; %ld EPC pages free",
 		  n, (long long)refused, isgx_epc_nr_free());
-	ISGX_EXPECT(n >= EPC_PAGES / 2, "only %u SECS pages before CREATE failed", n);
+	ISGX_EXPECT_GE(n, EPC_PAGES / 2, "only %u SECS pages before CREATE failed", n);
 
 	passes0 = isgx_debugfs_counter("nr_reclaim_passes");
 	cpu0 = swapd_cpu_s();
@@ -822,8 +829,8 @@ ISGX_TEST_F(pager, stuck_epc_neither_spins_nor_livelocks, 600)
 	stuck = isgx_debugfs_counter("nr_swapd_stuck");
 	isgx_note("in 3 s with nothing evictable: %ld reclaim passes, kisgxswapd %.2f s of CPU, "
 		  "%ld stuck rounds", passes1 - passes0, cpu1 - cpu0, stuck);
-	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
-		    passes1 - passes0);
+	ISGX_EXPECT_LE(passes1 - passes0, 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
+		       passes1 - passes0);
 	ISGX_EXPECT(cpu0 >= 0 && cpu1 - cpu0 < 0.5, "kisgxswapd used %.2f s of CPU in 3 s",
 		    cpu1 - cpu0);
 
@@ -836,14 +843,14 @@ ISGX_TEST_F(pager, stuck_epc_neither_spins_nor_livelocks, 600)
 		ISGX_EXPECT_RET(isgx_ioc_destroy(fd, addrs[--n]), 0, "destroy one");
 		isgx_note("%ld EPC pages free after destroying one of them", isgx_epc_nr_free());
 	}
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the victim");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the victim");
 	status = wait_or_kill(pid, 60, &took);
 	isgx_note("the victim's faults ended after %.1f s, status %#x", took, status);
-	ISGX_EXPECT(status != -1, "the victim's faults still retried after 60 s: livelock");
+	ISGX_EXPECT_NE(status, -1, "the victim's faults still retried after 60 s: livelock");
 	ISGX_EXPECT(status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 10),
 		    "victim status %#x, want exit 10 (SIGBUS on a page that cannot come back)",
 		    status);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_fault_stalled") >= 1, "no fault counted as stalled");
+	ISGX_EXPECT_GE(isgx_debugfs_counter("nr_fault_stalled"), 1, "no fault counted as stalled");
 
 	for (i = 0; i < n; i++)
 		ISGX_EXPECT_RET(isgx_ioc_destroy(fd, addrs[i]), 0, "destroy %u", i);
@@ -864,7 +871,7 @@ ISGX_TEST_F(pager, power_loss_leaves_nothing_to_spin_on, 600)
 	self->freed_ms = 5000;
 	/* Nearly the whole EPC resident: below the low mark, nothing evicted yet. */
 	build_rw(&r, fd, EPC_PAGES - 40);
-	ISGX_ASSERT(isgx_param_write("power_loss", "1") == 0, "power_loss");
+	ISGX_ASSERT_EQ(isgx_param_write("power_loss", "1"), 0, "power_loss");
 	/* Now the EPC is full of lost pages: ask for more than is free. */
 	ISGX_ASSERT(isgx_param_write("high_mark", "160") == 0 && isgx_param_write("low_mark", "128") == 0,
 		    "marks");
@@ -877,8 +884,8 @@ ISGX_TEST_F(pager, power_loss_leaves_nothing_to_spin_on, 600)
 		  passes1 - passes0, free_now);
 	ISGX_EXPECT(free_now < 128, "%ld pages free: the test needs fewer than the low mark",
 		    free_now);
-	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
-		    passes1 - passes0);
+	ISGX_EXPECT_LE(passes1 - passes0, 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
+		       passes1 - passes0);
 	ISGX_EXPECT_RET(isgx_enclave_destroy(&r.e), 0, "destroy the lost enclave");
 }
 
@@ -907,7 +914,7 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 		struct { unsigned int n; int64_t refused; } rep;
 		pid_t pid = fork();
 
-		ISGX_ASSERT(pid >= 0, "fork");
+		ISGX_ASSERT_GE(pid, 0, "fork");
 		if (pid == 0) {
 			static uint64_t addrs[EPC_PAGES];
 			int hfd;
@@ -924,7 +931,7 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 			_exit(0);
 		}
 		hogs[nr_hogs++] = pid;
-		ISGX_ASSERT(read(hog_pipe[0], &rep, sizeof(rep)) == sizeof(rep), "hog report");
+		ISGX_ASSERT_EQ(read(hog_pipe[0], &rep, sizeof(rep)), sizeof(rep), "hog report");
 		isgx_note("hog %d: %u enclaves, then CREATE returned %lld; %ld EPC pages free",
 			  nr_hogs, rep.n, (long long)rep.refused, isgx_epc_nr_free());
 		ISGX_EXPECT(rep.refused == -EDQUOT || rep.refused == -ENOMEM,
@@ -938,15 +945,15 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 	pinned = isgx_debugfs_counter("nr_unevictable");
 	isgx_note("%d hogs pinned %ld pages (at most %ld each); debugfs nr_unevictable %ld",
 		  nr_hogs, all, per_process, pinned);
-	ISGX_EXPECT(all <= EPC_PAGES / 2, "hogs pinned %ld of %d EPC pages", all, EPC_PAGES);
+	ISGX_EXPECT_LE(all, EPC_PAGES / 2, "hogs pinned %ld of %d EPC pages", all, EPC_PAGES);
 	ISGX_EXPECT(per_process < EPC_PAGES / 2, "one process pinned %ld pages", per_process);
-	ISGX_EXPECT(pinned == all, "debugfs nr_unevictable %ld, hogs hold %ld", pinned, all);
+	ISGX_EXPECT_EQ(pinned, all, "debugfs nr_unevictable %ld, hogs hold %ld", pinned, all);
 
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the victim");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the victim");
 	status = wait_or_kill(victim, 120, &took);
 	isgx_note("the victim read back its %d pages in %.1f s, status %#x", EPC_PAGES / 2, took,
 		  status);
-	ISGX_EXPECT(status != -1, "the victim's faults still retried after 120 s: livelock");
+	ISGX_EXPECT_NE(status, -1, "the victim's faults still retried after 120 s: livelock");
 	ISGX_EXPECT(status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 0),
 		    "victim status %#x, want 0 (every page back, every word right)", status);
 
@@ -955,8 +962,8 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 		waitpid(hogs[i], &status, 0);
 	}
 	isgx_expect_epc_all_free("after the hogs were killed", 5000);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_unevictable") <= 0, "pins left: %ld",
-		    isgx_debugfs_counter("nr_unevictable"));
+	ISGX_EXPECT_LE(isgx_debugfs_counter("nr_unevictable"), 0, "pins left: %ld",
+		       isgx_debugfs_counter("nr_unevictable"));
 	isgx_test_finish(fd);
 }
 
@@ -971,7 +978,7 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
 		struct { unsigned int n; int64_t refused; } rep;
 		pid_t pid = fork();
 
-		ISGX_ASSERT(pid >= 0, "fork");
+		ISGX_ASSERT_GE(pid, 0, "fork");
 		if (pid == 0) {
 			static uint64_t addrs[EPC_PAGES];
 			int hfd = -1;
@@ -992,7 +999,7 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
 			_exit(0);
 		}
 		hogs[nr++] = pid;
-		ISGX_ASSERT(read(hog_pipe[0], &rep, sizeof(rep)) == sizeof(rep), "hog report");
+		ISGX_ASSERT_EQ(read(hog_pipe[0], &rep, sizeof(rep)), sizeof(rep), "hog report");
 		ISGX_ASSERT(rep.n || rep.refused == -EDQUOT || rep.refused == -ENOMEM,
 			    "hog %d could not start: %lld", nr, (long long)rep.refused);
 		*pinned += rep.n;
@@ -1025,7 +1032,7 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 
 	snprintf(params_buf, sizeof(params_buf), "%s dev_mode=0666", PARAMS);
 	fd = isgx_test_start(params_buf);
-	ISGX_ASSERT(isgx_param_write("fault_stall_ms", "3000") == 0, "fault_stall_ms");
+	ISGX_ASSERT_EQ(isgx_param_write("fault_stall_ms", "3000"), 0, "fault_stall_ms");
 	/*
 	 * Seven hogs of 16 SECS pages each (max_unevictable leaves the small
 	 * ones room to build): 112 pages.  24 small processes of 7 pages
@@ -1046,7 +1053,7 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 		small[i] = start_victim(fd, SMALL_PAGES, SMALL_SECONDS, ready, go);
 	passes = isgx_debugfs_counter("nr_reclaim_passes");
 	for (int i = 0; i < NR_SMALL; i++)
-		ISGX_ASSERT(write(go[1], &c, 1) == 1, "go");
+		ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "go");
 	deadline = now_s() + SMALL_SECONDS + 120;
 	for (int i = 0; i < NR_SMALL; i++) {
 		double left = deadline - now_s();
@@ -1062,8 +1069,8 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 		  NR_SMALL, SMALL_PAGES, SMALL_SECONDS, failed,
 		  isgx_debugfs_counter("nr_reclaim_passes") - passes,
 		  isgx_debugfs_counter("nr_swapd_stuck"));
-	ISGX_EXPECT(failed == 0, "%d of %d small processes failed (SIGBUS: exit 10)", failed,
-		    NR_SMALL);
+	ISGX_EXPECT_EQ(failed, 0, "%d of %d small processes failed (SIGBUS: exit 10)", failed,
+		       NR_SMALL);
 	ISGX_EXPECT(isgx_debugfs_counter("nr_reclaim_passes") > passes,
 		    "no reclaim pass ran: no pressure, nothing proven");
 
@@ -1097,7 +1104,7 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 	write_all(&r, 1);
 	faults = isgx_debugfs_counter("nr_faults");
 	around = isgx_debugfs_counter("nr_fault_around");
-	ISGX_EXPECT(verify_all(&r, 1) == 0, "contents after a sequential pass");
+	ISGX_EXPECT_EQ(verify_all(&r, 1), 0, "contents after a sequential pass");
 	faults = isgx_debugfs_counter("nr_faults") - faults;
 	around = isgx_debugfs_counter("nr_fault_around") - around;
 	isgx_note("sequential pass over %u pages: %ld faults, %ld pages loaded around them",
@@ -1107,10 +1114,10 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 		ISGX_EXPECT(faults < r.nr_data * 3 / 4, "%ld faults for %u pages", faults,
 			    r.nr_data);
 	} else {
-		ISGX_EXPECT(around == 0, "baseline %s loaded %ld pages around faults",
-			    isgx_option("policy"), around);
+		ISGX_EXPECT_EQ(around, 0, "baseline %s loaded %ld pages around faults",
+			       isgx_option("policy"), around);
 	}
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -1156,7 +1163,7 @@ ISGX_TEST_F(pager, fault_around_keeps_epcm_permissions, 600)
 	ISGX_EXPECT(!bad_rw, "%u readable pages did not read back", bad_rw);
 	ISGX_EXPECT(!bad_r, "%u writes to R pages were not SIGBUS", bad_r);
 	ISGX_EXPECT(!bad_none, "%u reads of pages without permissions were not SIGBUS", bad_none);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /* The holder of ptrace_under_eviction: loop over data pages [@first, nr) until EOF on @stop. */
@@ -1230,7 +1237,7 @@ ISGX_TEST_F(pager, loop_keeps_a_hot_set, 900)
 		  EPC_PAGES, loaded / 6);
 	ISGX_EXPECT(loaded / 6 < nr * 3 / 4, "%ld pages loaded a lap of %u: no hot set kept",
 		    loaded / 6, nr);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -1262,7 +1269,7 @@ ISGX_TEST_F(pager, ptrace_under_eviction, 900)
 	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe");
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		close(up[0]);
 		close(down[1]);
@@ -1273,14 +1280,14 @@ ISGX_TEST_F(pager, ptrace_under_eviction, 900)
 	}
 	close(up[1]);
 	close(down[0]);
-	ISGX_ASSERT(read(up[0], &base, sizeof(base)) == sizeof(base),
-		    "the holder could not build its enclave");
+	ISGX_ASSERT_EQ(read(up[0], &base, sizeof(base)), sizeof(base),
+		       "the holder could not build its enclave");
 	for (i = 0; i < half; i++)
 		for (w = 0; w < WORDS; w++)
 			shadow[i][w] = isgx_rw_pattern(i, w, 0);
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	mem = open(path, O_RDWR);
-	ISGX_ASSERT(mem >= 0, "open %s: %s", path, strerror(errno));
+	ISGX_ASSERT_GE(mem, 0, "open %s: %s", path, strerror(errno));
 
 	deadline = now_s() + seconds;
 	while (now_s() < deadline) {
@@ -1335,10 +1342,10 @@ ISGX_TEST_F(pager, ptrace_under_eviction, 900)
 		  seconds, reads, writes, peeks, isgx_debugfs_counter("nr_evicted"),
 		  isgx_debugfs_counter("nr_loaded"));
 	ISGX_EXPECT(!bad, "%lu debugger accesses failed or read a wrong value", bad);
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid: %s", strerror(errno));
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the holder: status %#x", status);
-	ISGX_EXPECT(isgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(isgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
 }
 
 ISGX_TEST_F(pager, perf_counts_tracepoints, 600)
@@ -1357,7 +1364,7 @@ ISGX_TEST_F(pager, perf_counts_tracepoints, 600)
 	build_rw(&r, fd, 2 * EPC_PAGES);
 	ISGX_ASSERT(!pipe(p), "pipe");
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		dup2(p[1], 2);
 		close(p[0]);
@@ -1385,8 +1392,8 @@ ISGX_TEST_F(pager, perf_counts_tracepoints, 600)
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "perf status %#x", status);
 	isgx_note("perf: ewb=%lu eldu=%lu fault_begin=%lu", ewb, eldu, fault);
 	ISGX_EXPECT(ewb > 0 && eldu > 0 && fault > 0, "perf did not count the events");
-	ISGX_EXPECT(verify_all(&r, gen) == 0, "contents");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
+	ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "contents");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 int main(int argc, char **argv)
