@@ -105,6 +105,16 @@ static void write_all(struct isgx_rw_enclave *r, uint64_t gen)
 	}
 }
 
+/* Generations 1..@last: each written over every data page, then checked. */
+static void write_and_verify(struct isgx_rw_enclave *r, uint64_t last)
+{
+	for (uint64_t gen = 1; gen <= last; gen++) {
+		write_all(r, gen);
+		ISGX_EXPECT_EQ(verify_all(r, gen), 0, "generation %llu differs",
+			       (unsigned long long)gen);
+	}
+}
+
 /* Resident pages the module charges to process @pid (debugfs procs), or -1. */
 static long proc_pages(pid_t pid)
 {
@@ -184,11 +194,7 @@ ISGX_TEST_F(pager, evict_and_refault_byte_exact, 600)
 	long loaded;
 
 	build_rw(&r, fd, 2 * EPC_PAGES);
-	for (uint64_t gen = 1; gen <= 3; gen++) {
-		write_all(&r, gen);
-		ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "generation %llu differs",
-			       (unsigned long long)gen);
-	}
+	write_and_verify(&r, 3);
 	loaded = isgx_debugfs_counter("nr_loaded");
 	ISGX_EXPECT_GE(loaded, 2 * EPC_PAGES, "only %ld pages came back through ELDU", loaded);
 	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
@@ -244,11 +250,7 @@ ISGX_TEST_F(pager, va_pages_evicted_and_back, 900)
 	self->va_pages_checked = true;
 	ISGX_ASSERT_EQ(isgx_param_write("va_max_pages", "1"), 0, "va_max_pages=1");
 	build_rw(&r, fd, 4 * EPC_PAGES);
-	for (uint64_t gen = 1; gen <= 3; gen++) {
-		write_all(&r, gen);
-		ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "generation %llu differs",
-			       (unsigned long long)gen);
-	}
+	write_and_verify(&r, 3);
 	va_evicted = isgx_debugfs_counter("nr_va_evicted");
 	va_loaded = isgx_debugfs_counter("nr_va_loaded");
 	isgx_note("%ld VA pages evicted, %ld loaded again; %ld in the pool now", va_evicted,
