@@ -45,17 +45,60 @@ void isgx_note(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* The failure line: "# FILE:LINE: " @head, then ": " and the message if any. */
+static void report_failure(const char *file, int line, const char *head, const char *fmt,
+			   va_list ap)
+{
+	printf("# %s:%d: %s", file, line, head);
+	if (fmt[0]) {
+		if (head[0])
+			fputs(": ", stdout);
+		vprintf(fmt, ap);
+	}
+	fputc('\n', stdout);
+	fflush(stdout);
+	test_has_failed = true;
+}
+
 void isgx_test_failed(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("# %s:%d: ", file, line);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	report_failure(file, line, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-	test_has_failed = true;
+}
+
+void isgx_test_cmp_failed(const char *file, int line, const char *lhs, const char *op,
+			  const char *rhs, const char *lval, const char *rval,
+			  const char *fmt, ...)
+{
+	char head[512];
+	va_list ap;
+
+	snprintf(head, sizeof(head), "expected %s (%s) %s %s (%s)", lhs, lval, op, rhs, rval);
+	va_start(ap, fmt);
+	report_failure(file, line, head, fmt, ap);
+	va_end(ap);
+}
+
+void isgx_val_signed(char *buf, long long v)
+{
+	snprintf(buf, ISGX_VAL_LEN, "%lld", v);
+}
+
+/* Large unsigned values (sizes, offsets, masks) read better in hex too. */
+void isgx_val_unsigned(char *buf, unsigned long long v)
+{
+	if (v < 4096)
+		snprintf(buf, ISGX_VAL_LEN, "%llu", v);
+	else
+		snprintf(buf, ISGX_VAL_LEN, "%llu = %#llx", v, v);
+}
+
+void isgx_val_float(char *buf, long double v)
+{
+	snprintf(buf, ISGX_VAL_LEN, "%Lg", v);
 }
 
 void isgx_skip(const char *fmt, ...)

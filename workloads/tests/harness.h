@@ -12,12 +12,36 @@
  *
  * ISGX_EXPECT marks the test failed and goes on; ISGX_ASSERT ends it.
  * isgx_skip() ends it as skipped.
+ *
+ * The typed comparisons print both expressions and both values on failure,
+ * then the optional message:
+ *
+ *	ISGX_EXPECT_EQ(got, want);		ISGX_EXPECT_GE(nr, 1, "page %u", i);
+ *	ISGX_EXPECT_NE / _LE, and ISGX_ASSERT_EQ / _NE / _GE / _LE to end the test
+ *
+ * Each side is evaluated once, in its own type, and compared as the plain
+ * C operator would (a negative int against an unsigned compares as C does).
+ *
+ * Fixtures: state that several tests set up and check-and-clean the same
+ * way.  The setup runs before each test's body, the teardown after it, in
+ * the test's child; the body and both see the fixture as @self:
+ *
+ *	ISGX_FIXTURE(pager) { int fd; };
+ *	ISGX_FIXTURE_SETUP(pager) { self->fd = ...; }
+ *	ISGX_FIXTURE_TEARDOWN(pager) { ...checks...; close(self->fd); }
+ *	ISGX_TEST_F(pager, name, timeout_s) { ... self->fd ... }
+ *
+ * The teardown runs when the body returns.  isgx_skip() and a failed
+ * ISGX_ASSERT end the test at once, as in a plain test: the teardown's
+ * checks would judge a body that did not finish.  A process the body
+ * forks ends with _exit(), never through the teardown.
  */
 #ifndef ISGX_HARNESS_H
 #define ISGX_HARNESS_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 struct isgx_test {
 	const char *name;
@@ -39,6 +63,62 @@ void isgx_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Command-line options the test program did not consume: --name=value. */
 const char *isgx_option(const char *name);
 
+/* A failed typed comparison (below); @lval, @rval are printed as they are. */
+void isgx_test_cmp_failed(const char *file, int line, const char *lhs, const char *op,
+			  const char *rhs, const char *lval, const char *rval,
+			  const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* A value of any arithmetic type as text, for isgx_test_cmp_failed(). */
+#define ISGX_VAL_LEN 48
+void isgx_val_signed(char *buf, long long v);
+void isgx_val_unsigned(char *buf, unsigned long long v);
+void isgx_val_float(char *buf, long double v);
+#define isgx_val(buf, v)							\
+	_Generic((v) + 0,							\
+		 unsigned int: isgx_val_unsigned,				\
+		 unsigned long: isgx_val_unsigned,				\
+		 unsigned long long: isgx_val_unsigned,				\
+		 float: isgx_val_float,						\
+		 double: isgx_val_float,					\
+		 long double: isgx_val_float,					\
+		 default: isgx_val_signed)((buf), (v))
+
+/*
+ * Compare @l @op @r once; on failure report both and, if @end, end the
+ * test.  -Wsign-compare is quiet inside: a literal 0 held in an int
+ * temporary would otherwise warn where the bare comparison does not;
+ * -Wformat-zero-length too: no message is an empty format.
+ */
+#define ISGX_CMP_(l, op, r, end, ...)						\
+	do {									\
+		_Pragma("GCC diagnostic push")					\
+		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"")		\
+		_Pragma("GCC diagnostic ignored \"-Wformat-zero-length\"")	\
+		__auto_type isgx_l_ = (l);					\
+		__auto_type isgx_r_ = (r);					\
+										\
+		if (!(isgx_l_ op isgx_r_)) {					\
+			char isgx_lv_[ISGX_VAL_LEN], isgx_rv_[ISGX_VAL_LEN];	\
+										\
+			isgx_val(isgx_lv_, isgx_l_);				\
+			isgx_val(isgx_rv_, isgx_r_);				\
+			isgx_test_cmp_failed(__FILE__, __LINE__, #l, #op, #r,	\
+					     isgx_lv_, isgx_rv_, "" __VA_ARGS__); \
+			if (end)						\
+				isgx_test_end();				\
+		}								\
+		_Pragma("GCC diagnostic pop")					\
+	} while (0)
+
+#define ISGX_EXPECT_EQ(l, r, ...) ISGX_CMP_(l, ==, r, 0, __VA_ARGS__)
+#define ISGX_EXPECT_NE(l, r, ...) ISGX_CMP_(l, !=, r, 0, __VA_ARGS__)
+#define ISGX_EXPECT_GE(l, r, ...) ISGX_CMP_(l, >=, r, 0, __VA_ARGS__)
+#define ISGX_EXPECT_LE(l, r, ...) ISGX_CMP_(l, <=, r, 0, __VA_ARGS__)
+#define ISGX_ASSERT_EQ(l, r, ...) ISGX_CMP_(l, ==, r, 1, __VA_ARGS__)
+#define ISGX_ASSERT_NE(l, r, ...) ISGX_CMP_(l, !=, r, 1, __VA_ARGS__)
+#define ISGX_ASSERT_GE(l, r, ...) ISGX_CMP_(l, >=, r, 1, __VA_ARGS__)
+#define ISGX_ASSERT_LE(l, r, ...) ISGX_CMP_(l, <=, r, 1, __VA_ARGS__)
+
 #define ISGX_TEST(name, timeout_s)						\
 	static void isgx_test_fn_##name(void);				\
 	static struct isgx_test isgx_test_##name = {			\
@@ -46,6 +126,27 @@ const char *isgx_option(const char *name);
 	__attribute__((constructor)) static void isgx_test_reg_##name(void) \
 	{ isgx_test_register(&isgx_test_##name); }			\
 	static void isgx_test_fn_##name(void)
+
+#define ISGX_FIXTURE(fx) struct isgx_fixture_##fx
+
+#define ISGX_FIXTURE_SETUP(fx)							\
+	static void isgx_fixture_setup_##fx(struct isgx_fixture_##fx *self)
+
+#define ISGX_FIXTURE_TEARDOWN(fx)						\
+	static void isgx_fixture_teardown_##fx(struct isgx_fixture_##fx *self)
+
+#define ISGX_TEST_F(fx, name, timeout_s)					\
+	static void isgx_test_body_##name(struct isgx_fixture_##fx *self);	\
+	ISGX_TEST(name, timeout_s)						\
+	{									\
+		struct isgx_fixture_##fx self;					\
+										\
+		memset(&self, 0, sizeof(self));					\
+		isgx_fixture_setup_##fx(&self);					\
+		isgx_test_body_##name(&self);					\
+		isgx_fixture_teardown_##fx(&self);				\
+	}									\
+	static void isgx_test_body_##name(struct isgx_fixture_##fx *self)
 
 #define ISGX_EXPECT(cond, ...)							\
 	do {									\

@@ -23,7 +23,7 @@
 #define NR_FREE		DEBUGFS "/isgx/nr_free_pages"
 #define NR_TOTAL	DEBUGFS "/isgx/nr_total_pages"
 
-int sgx_test_start(const char *params)
+int isgx_test_start(const char *params)
 {
 	const char *ko = isgx_ko_path();
 	struct stat st;
@@ -45,7 +45,7 @@ int sgx_test_start(const char *params)
 	return fd;
 }
 
-void sgx_test_finish(int fd)
+void isgx_test_finish(int fd)
 {
 	int ret;
 
@@ -61,21 +61,6 @@ void sgx_test_finish(int fd)
 	ISGX_EXPECT(ret == 0, "unload failed: %s", strerror(-ret));
 }
 
-EVP_PKEY *sgx_test_key(void)
-{
-	static EVP_PKEY *key;
-	const char *path = isgx_option("key");
-	char err[256];
-
-	if (key)
-		return key;
-	if (!path)
-		isgx_skip("no signing key given (--key=PATH)");
-	key = isgx_key_load(path, err);
-	ISGX_ASSERT(key, "%s", err);
-	return key;
-}
-
 static bool read_long(const char *path, long *v)
 {
 	FILE *f = fopen(path, "r");
@@ -88,7 +73,7 @@ static bool read_long(const char *path, long *v)
 	return ok;
 }
 
-bool sgx_epc_counts(long *nr_free, long *nr_total)
+bool isgx_epc_counts(long *nr_free, long *nr_total)
 {
 	static bool noted;
 
@@ -100,11 +85,11 @@ bool sgx_epc_counts(long *nr_free, long *nr_total)
 	return false;
 }
 
-long sgx_epc_free(void)
+long isgx_epc_nr_free(void)
 {
 	long f, t;
 
-	return sgx_epc_counts(&f, &t) ? f : -1;
+	return isgx_epc_counts(&f, &t) ? f : -1;
 }
 
 static long now_ms(void)
@@ -115,21 +100,21 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
 }
 
-void sgx_expect_epc_all_free(const char *when, unsigned int ms)
+void isgx_expect_epc_all_free(const char *when, unsigned int ms)
 {
 	long deadline = now_ms() + ms, f, t;
 
-	if (!sgx_epc_counts(&f, &t))
+	if (!isgx_epc_counts(&f, &t))
 		return;
 	/* Release can be deferred (mm teardown, workers): poll, briefly. */
 	while (f != t && now_ms() < deadline) {
 		usleep(10000);
-		sgx_epc_counts(&f, &t);
+		isgx_epc_counts(&f, &t);
 	}
 	ISGX_EXPECT(f == t, "%s: %ld of %ld EPC pages free, want all", when, f, t);
 }
 
-int64_t sgx_create(int fd, const struct sgx_secs *secs, uint64_t *addr)
+int64_t isgx_ioc_create(int fd, const struct sgx_secs *secs, uint64_t *addr)
 {
 	struct sgx_create_param p = { .secs = (uintptr_t)secs };
 	int64_t ret = isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, &p);
@@ -139,8 +124,8 @@ int64_t sgx_create(int fd, const struct sgx_secs *secs, uint64_t *addr)
 	return ret;
 }
 
-int64_t sgx_add(int fd, uint64_t addr, const void *src, const struct sgx_secinfo *si,
-		uint32_t flags)
+int64_t isgx_ioc_add(int fd, uint64_t addr, const void *src, const struct sgx_secinfo *si,
+		     uint32_t flags)
 {
 	struct sgx_add_param p = {
 		.addr = addr,
@@ -152,7 +137,7 @@ int64_t sgx_add(int fd, uint64_t addr, const void *src, const struct sgx_secinfo
 	return isgx_ioctl(fd, SGX_IOC_ENCLAVE_ADD_PAGE, &p);
 }
 
-int64_t sgx_init(int fd, uint64_t addr, const struct sgx_sigstruct *ss)
+int64_t isgx_ioc_init(int fd, uint64_t addr, const struct sgx_sigstruct *ss)
 {
 	static const struct sgx_einittoken token;
 	struct sgx_init_param p = {
@@ -164,23 +149,23 @@ int64_t sgx_init(int fd, uint64_t addr, const struct sgx_sigstruct *ss)
 	return isgx_ioctl(fd, SGX_IOC_ENCLAVE_INIT, &p);
 }
 
-int64_t sgx_destroy(int fd, uint64_t addr)
+int64_t isgx_ioc_destroy(int fd, uint64_t addr)
 {
 	struct sgx_destroy_param p = { .addr = addr };
 
 	return isgx_ioctl(fd, SGX_IOC_ENCLAVE_DESTROY, &p);
 }
 
-void sgx_build(struct isgx_enclave *e, int fd, const struct isgx_layout *l,
-	       struct sgx_sigstruct *ss)
+void isgx_build(struct isgx_enclave *e, int fd, const struct isgx_layout *l,
+		struct sgx_sigstruct *ss)
 {
-	int64_t ret = isgx_enclave_build(e, fd, l, sgx_test_key(), ss);
+	int64_t ret = isgx_enclave_build(e, fd, l, isgx_test_key(), ss);
 
 	ISGX_ASSERT(ret == 0, "building a %u-page enclave: %s", l->nr_pages,
 		    isgx_enclave_error(e));
 }
 
-void sgx_build_uninit(struct isgx_enclave *e, int fd, const struct isgx_layout *l)
+void isgx_build_uninit(struct isgx_enclave *e, int fd, const struct isgx_layout *l)
 {
 	struct sgx_secs secs;
 	int64_t ret;
@@ -224,17 +209,17 @@ static int probe(const void *rp, void *wp, uint64_t *val)
 	return sig;
 }
 
-int sgx_probe_read(const void *p, uint64_t *val)
+int isgx_probe_read(const void *p, uint64_t *val)
 {
 	return probe(p, NULL, val);
 }
 
-int sgx_probe_write(void *p, uint64_t val)
+int isgx_probe_write(void *p, uint64_t val)
 {
 	return probe(NULL, p, &val);
 }
 
-bool sgx_mapped(const void *p, size_t len)
+bool isgx_mapped(const void *p, size_t len)
 {
 	unsigned char vec[64];
 	long pg = sysconf(_SC_PAGESIZE);
@@ -249,7 +234,7 @@ bool sgx_mapped(const void *p, size_t len)
 	return true;
 }
 
-long sgx_debugfs_counter(const char *name)
+long isgx_debugfs_counter(const char *name)
 {
 	char path[128];
 	long v = -1;
@@ -265,7 +250,7 @@ long sgx_debugfs_counter(const char *name)
 	return v;
 }
 
-int sgx_param_write(const char *name, const char *val)
+int isgx_param_write(const char *name, const char *val)
 {
 	char path[128];
 	FILE *f;

@@ -17,50 +17,49 @@
 #include "harness.h"
 #include "isgx.h"
 #include "sgx_error.h"
+#include "testkey.h"
 
 /* Load isgx.ko (unloading a stale one first) and open /dev/sgx; or skip. */
-int sgx_test_start(const char *params);
+int isgx_test_start(const char *params);
 /* Close @fd (if >= 0) and unload the module; fails the test if it stays. */
-void sgx_test_finish(int fd);
-/* The signing key of --key=PATH, loaded once; skips without one. */
-EVP_PKEY *sgx_test_key(void);
+void isgx_test_finish(int fd);
 
 /*
  * EPC counters from debugfs (mounted here if needed).  false when the
  * driver has none; the first miss is noted.
  */
-bool sgx_epc_counts(long *nr_free, long *nr_total);
+bool isgx_epc_counts(long *nr_free, long *nr_total);
 /* Expect every EPC page free again, polling up to @ms; @when names the step. */
-void sgx_expect_epc_all_free(const char *when, unsigned int ms);
+void isgx_expect_epc_all_free(const char *when, unsigned int ms);
 /* Free EPC pages now, or -1 without counters. */
-long sgx_epc_free(void);
+long isgx_epc_nr_free(void);
 
 /* A debugfs counter of the module (/sys/kernel/debug/isgx/@name), or -1. */
-long sgx_debugfs_counter(const char *name);
+long isgx_debugfs_counter(const char *name);
 /* Write module parameter @name; 0 or -errno. */
-int sgx_param_write(const char *name, const char *val);
+int isgx_param_write(const char *name, const char *val);
 
 /* The raw ioctls, results in the sgx_error.h convention. */
-int64_t sgx_create(int fd, const struct sgx_secs *secs, uint64_t *addr);
-int64_t sgx_add(int fd, uint64_t addr, const void *src, const struct sgx_secinfo *si,
-		uint32_t flags);
-int64_t sgx_init(int fd, uint64_t addr, const struct sgx_sigstruct *ss);
-int64_t sgx_destroy(int fd, uint64_t addr);
+int64_t isgx_ioc_create(int fd, const struct sgx_secs *secs, uint64_t *addr);
+int64_t isgx_ioc_add(int fd, uint64_t addr, const void *src, const struct sgx_secinfo *si,
+		     uint32_t flags);
+int64_t isgx_ioc_init(int fd, uint64_t addr, const struct sgx_sigstruct *ss);
+int64_t isgx_ioc_destroy(int fd, uint64_t addr);
 
 /* Build, sign and initialise @l; ends the test on failure. */
-void sgx_build(struct isgx_enclave *e, int fd, const struct isgx_layout *l,
-	       struct sgx_sigstruct *ss);
+void isgx_build(struct isgx_enclave *e, int fd, const struct isgx_layout *l,
+		struct sgx_sigstruct *ss);
 /* Create and add all of @l without INIT; ends the test on failure. */
-void sgx_build_uninit(struct isgx_enclave *e, int fd, const struct isgx_layout *l);
+void isgx_build_uninit(struct isgx_enclave *e, int fd, const struct isgx_layout *l);
 
 /* Read/write 8 bytes at @p; 0, or the signal (SIGBUS, SIGSEGV) it raised. */
-int sgx_probe_read(const void *p, uint64_t *val);
-int sgx_probe_write(void *p, uint64_t val);
+int isgx_probe_read(const void *p, uint64_t *val);
+int isgx_probe_write(void *p, uint64_t val);
 /* Is [@p, @p + @len) mapped at all? (mincore) */
-bool sgx_mapped(const void *p, size_t len);
+bool isgx_mapped(const void *p, size_t len);
 
 /* ISGX_EXPECT that @expr returns @want, naming both codes. */
-#define SGX_EXPECT_RET(expr, want, ...)						\
+#define ISGX_EXPECT_RET(expr, want, ...)					\
 	do {									\
 		int64_t got_ = (expr), want_ = (want);				\
 		char g_[ISGX_RET_NAME_LEN], w_[ISGX_RET_NAME_LEN], m_[256];	\
@@ -73,11 +72,11 @@ bool sgx_mapped(const void *p, size_t len);
 	} while (0)
 
 /* Same, ending the test. */
-#define SGX_ASSERT_RET(expr, want, ...)						\
+#define ISGX_ASSERT_RET(expr, want, ...)					\
 	do {									\
 		int64_t ar_ = (expr);						\
 										\
-		SGX_EXPECT_RET(ar_, want, __VA_ARGS__);			\
+		ISGX_EXPECT_RET(ar_, want, __VA_ARGS__);		\
 		if (ar_ != (int64_t)(want))					\
 			isgx_test_end();					\
 	} while (0)

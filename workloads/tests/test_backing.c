@@ -57,7 +57,7 @@ static long shmem_kb(void)
 		if (sscanf(line, "Shmem: %ld kB", &kb) == 1)
 			break;
 	fclose(f);
-	ISGX_ASSERT(kb >= 0, "no Shmem line in /proc/meminfo");
+	ISGX_ASSERT_GE(kb, 0, "no Shmem line in /proc/meminfo");
 	return kb;
 }
 
@@ -178,7 +178,7 @@ static int child_enter(const char *group, unsigned int nr_pages, uint64_t *base)
 	while (size < (uint64_t)nr_pages * SGX_PAGE_SIZE)
 		size <<= 1;
 	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
-	ret = sgx_create(fd, &secs, base);
+	ret = isgx_ioc_create(fd, &secs, base);
 	if (ret) {
 		dprintf(STDOUT_FILENO, "# child: CREATE of %llu bytes: %lld\n",
 			(unsigned long long)size, (long long)ret);
@@ -199,8 +199,8 @@ static void child_add(int fd, uint64_t base, unsigned int first, unsigned int nr
 		int64_t ret;
 
 		page[0] = i;
-		ret = sgx_add(fd, base + (uint64_t)i * SGX_PAGE_SIZE, page, &si,
-			      SGX_ADD_SKIP_EEXTEND);
+		ret = isgx_ioc_add(fd, base + (uint64_t)i * SGX_PAGE_SIZE, page, &si,
+				   SGX_ADD_SKIP_EEXTEND);
 		if (ret) {
 			dprintf(STDOUT_FILENO, "# child: ADD_PAGE %u: %lld\n", i, (long long)ret);
 			_exit(3);
@@ -214,7 +214,7 @@ static int start(void)
 	char params[64];
 
 	snprintf(params, sizeof(params), "epc_pages=%d dev_mode=0666", EPC_PAGES);
-	return sgx_test_start(params);
+	return isgx_test_start(params);
 }
 
 /*
@@ -236,7 +236,7 @@ ISGX_TEST(backing_charged_to_creators_group, 600)
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	before = shmem_kb();
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		uint64_t base;
 		int efd = child_enter(group, nr, &base);
@@ -246,19 +246,19 @@ ISGX_TEST(backing_charged_to_creators_group, 600)
 			_exit(4);
 		_exit(0);
 	}
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not add its pages");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "the child did not add its pages");
 	grown = shmem_kb() - before;
 	charged = cg_key(group, "memory.stat", "shmem") / 1024;
 	isgx_note("%u pages added at an EPC of %d: Shmem grew by %ld KiB, %ld KiB of it charged to %s",
 		  nr, EPC_PAGES, grown, charged, group);
-	ISGX_EXPECT(grown >= (long)(nr - EPC_PAGES) * 4, "Shmem grew by %ld KiB only", grown);
-	ISGX_EXPECT(charged >= grown - SLACK_KB,
-		    "the group was charged %ld KiB of %ld KiB of backing", charged, grown);
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT_GE(grown, (long)(nr - EPC_PAGES) * 4, "Shmem grew by %ld KiB only", grown);
+	ISGX_EXPECT_GE(charged, grown - SLACK_KB,
+		       "the group was charged %ld KiB of %ld KiB of backing", charged, grown);
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the child");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && !WEXITSTATUS(status), "child status %#x", status);
-	sgx_expect_epc_all_free("after the child exited", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the child exited", 2000);
+	isgx_test_finish(fd);
 	cg_remove(group);
 }
 
@@ -279,12 +279,12 @@ ISGX_TEST(backing_oom_kills_inside_group, 900)
 	cg_create(group, "64M");
 	fd = start();
 	kills = cg_key(group, "memory.events", "oom_kill");
-	ISGX_ASSERT(kills >= 0, "no oom_kill in %s/memory.events", group);
+	ISGX_ASSERT_GE(kills, 0, "no oom_kill in %s/memory.events", group);
 	ISGX_ASSERT(!file_write("/dev/kmsg", "isgx-test: expect memcg OOM in /isgx-backing-oom\n"),
 		    "announce the OOM in the kernel log");
 	before = shmem_kb();
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		uint64_t base;
 		int efd = child_enter(group, nr, &base);
@@ -303,7 +303,7 @@ ISGX_TEST(backing_oom_kills_inside_group, 900)
 		most_outside = outside > most_outside ? outside : most_outside;
 		usleep(50000);
 	}
-	ISGX_ASSERT(ret == pid, "waitpid: %s", strerror(errno));
+	ISGX_ASSERT_EQ(ret, pid, "waitpid: %s", strerror(errno));
 	kills = cg_key(group, "memory.events", "oom_kill") - kills;
 	after = shmem_kb_wait_below(before + SLACK_KB, 5000);
 	isgx_note("child status %#x, %ld OOM kills in %s; Shmem outside it at most %+ld KiB, %+ld KiB after it",
@@ -311,13 +311,13 @@ ISGX_TEST(backing_oom_kills_inside_group, 900)
 	ISGX_EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
 		    "the child was not killed (status %#x): its backing outgrew 64M unnoticed",
 		    status);
-	ISGX_EXPECT(kills >= 1, "no OOM kill in the group");
-	ISGX_EXPECT(most_outside <= STAT_SLACK_KB,
-		    "up to %ld KiB of Shmem were not charged to the group", most_outside);
-	ISGX_EXPECT(after <= before + SLACK_KB, "Shmem stays %+ld KiB after the enclave went",
-		    after - before);
-	sgx_expect_epc_all_free("after the child was killed", 5000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_GE(kills, 1, "no OOM kill in the group");
+	ISGX_EXPECT_LE(most_outside, STAT_SLACK_KB,
+		       "up to %ld KiB of Shmem were not charged to the group", most_outside);
+	ISGX_EXPECT_LE(after, before + SLACK_KB, "Shmem stays %+ld KiB after the enclave went",
+		       after - before);
+	isgx_expect_epc_all_free("after the child was killed", 5000);
+	isgx_test_finish(fd);
 	cg_remove(group);
 }
 
@@ -333,14 +333,14 @@ static void build_rw(struct isgx_enclave *e, int fd, unsigned int nr, uint64_t t
 	while (size < (uint64_t)(nr + 2) * SGX_PAGE_SIZE)
 		size <<= 1;
 	isgx_secs_init(&secs, size, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG);
-	ISGX_ASSERT(isgx_enclave_create(e, fd, &secs) == 0, "%s", isgx_enclave_error(e));
+	ISGX_ASSERT_EQ(isgx_enclave_create(e, fd, &secs), 0, "%s", isgx_enclave_error(e));
 	memset(page, 0, sizeof(page));
 	tcs->ossa = SGX_PAGE_SIZE;
 	tcs->nssa = 1;
 	tcs->fslimit = 0xfff;
 	tcs->gslimit = 0xfff;
-	ISGX_ASSERT(isgx_enclave_add(e, 0, page, SGX_SECINFO_TCS, SGX_ADD_SKIP_EEXTEND) == 0,
-		    "%s", isgx_enclave_error(e));
+	ISGX_ASSERT_EQ(isgx_enclave_add(e, 0, page, SGX_SECINFO_TCS, SGX_ADD_SKIP_EEXTEND), 0,
+		       "%s", isgx_enclave_error(e));
 	memset(page, 0, sizeof(page));
 	for (unsigned int i = 0; i <= nr; i++) {
 		page[0] = tag + i;
@@ -349,8 +349,8 @@ static void build_rw(struct isgx_enclave *e, int fd, unsigned int nr, uint64_t t
 					     SGX_ADD_SKIP_EEXTEND) == 0,
 			    "add %u: %s", i, isgx_enclave_error(e));
 	}
-	ISGX_ASSERT(isgx_enclave_sign(e, sgx_test_key(), &ss) == 0, "%s", isgx_enclave_error(e));
-	ISGX_ASSERT(isgx_enclave_init(e, &ss, NULL) == 0, "%s", isgx_enclave_error(e));
+	ISGX_ASSERT_EQ(isgx_enclave_sign(e, isgx_test_key(), &ss), 0, "%s", isgx_enclave_error(e));
+	ISGX_ASSERT_EQ(isgx_enclave_init(e, &ss, NULL), 0, "%s", isgx_enclave_error(e));
 }
 
 /* Read word 0 of every data page of @e (loading the evicted ones); bad pages. */
@@ -381,22 +381,22 @@ ISGX_TEST(backing_freed_after_load_back, 600)
 	before = shmem_kb();
 	build_rw(&small, fd, nr, 1000);
 	build_rw(&big, fd, big_nr, 5000);
-	ISGX_EXPECT(touch_all(&big, big_nr, 5000) == 0, "big enclave contents");
-	ISGX_EXPECT(isgx_enclave_destroy(&big) == 0, "destroy big");
+	ISGX_EXPECT_EQ(touch_all(&big, big_nr, 5000), 0, "big enclave contents");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&big), 0, "destroy big");
 	/* The big enclave's backing goes with its file, maybe a moment later. */
 	evicted = shmem_kb_wait_below(before + (nr + 64) * 4 + SLACK_KB, 2000) - before;
 	isgx_note("%u pages of the small enclave out: Shmem %+ld KiB", nr, evicted);
-	ISGX_ASSERT(evicted >= (long)nr * 4 * 3 / 4, "the small enclave was not evicted (%ld KiB)",
-		    evicted);
-	ISGX_EXPECT(touch_all(&small, nr, 1000) == 0, "small enclave contents after load back");
+	ISGX_ASSERT_GE(evicted, (long)nr * 4 * 3 / 4, "the small enclave was not evicted (%ld KiB)",
+		       evicted);
+	ISGX_EXPECT_EQ(touch_all(&small, nr, 1000), 0, "small enclave contents after load back");
 	after = shmem_kb_wait_below(before + SLACK_KB, 2000);
 	isgx_note("all back: Shmem %+ld KiB (%ld KiB of it freed)", after - before,
 		  before + evicted - after);
-	ISGX_EXPECT(after <= before + SLACK_KB,
-		    "Shmem stays %+ld KiB after every page was loaded back", after - before);
-	ISGX_EXPECT(isgx_enclave_destroy(&small) == 0, "destroy small");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_LE(after, before + SLACK_KB,
+		       "Shmem stays %+ld KiB after every page was loaded back", after - before);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&small), 0, "destroy small");
+	isgx_expect_epc_all_free("after destroy", 2000);
+	isgx_test_finish(fd);
 }
 
 int main(int argc, char **argv)

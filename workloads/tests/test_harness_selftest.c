@@ -35,6 +35,58 @@ ISGX_TEST(deliberate_hang, 1)
 		pause();
 }
 
+/* Typed comparisons that hold, across signedness and types. */
+ISGX_TEST(deliberate_cmp_pass, 10)
+{
+	size_t three = 3;
+	long minus_one = -1;
+
+	ISGX_EXPECT_EQ(three, 3);
+	ISGX_EXPECT_NE(three, 4, "with a message");
+	ISGX_EXPECT_GE(minus_one, -2);
+	ISGX_EXPECT_LE(0.5, 1.0);
+	ISGX_ASSERT_EQ(1ULL << 40, 0x10000000000ULL);
+}
+
+/* Typed comparisons that fail: both values printed; ASSERT ends the test. */
+ISGX_TEST(deliberate_eq_failure, 10)
+{
+	int got = 2 + 2;
+	unsigned long want = 5;
+
+	ISGX_EXPECT_EQ(got, 5, "counted %s", "on purpose");
+	ISGX_EXPECT_NE(got, 4);
+	ISGX_ASSERT_LE(want, 4UL);
+	isgx_note("not reached after a failed ISGX_ASSERT_LE");
+}
+
+/* A fixture: setup before the body, teardown after it (not after a skip). */
+ISGX_FIXTURE(counter) {
+	int value;
+};
+
+ISGX_FIXTURE_SETUP(counter)
+{
+	self->value = 42;
+}
+
+ISGX_FIXTURE_TEARDOWN(counter)
+{
+	isgx_note("fixture teardown: value %d", self->value);
+}
+
+ISGX_TEST_F(counter, deliberate_teardown_after_pass, 10)
+{
+	ISGX_EXPECT_EQ(self->value, 42, "the setup did not run");
+	self->value = 43;
+}
+
+ISGX_TEST_F(counter, deliberate_skip_after_setup, 10)
+{
+	self->value = 44;
+	isgx_skip("skipped after the setup on purpose");
+}
+
 int main(int argc, char **argv)
 {
 	return isgx_harness_main(argc, argv);

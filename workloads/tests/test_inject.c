@@ -42,49 +42,49 @@
 
 #define EPC_PAGES	256
 #define PARAMS		"epc_pages=256"
-#define WORDS		RW_WORDS
+#define WORDS		ISGX_RW_WORDS
 
 /*
  * Create, add and initialise.  The SIGSTRUCT of an @nr_data enclave is
  * signed once (the base address is not measured): @ss caches it.
  */
-static int64_t rw_build(struct rw_enclave *r, int fd, unsigned int nr_data,
+static int64_t rw_build(struct isgx_rw_enclave *r, int fd, unsigned int nr_data,
 			struct sgx_sigstruct *ss, bool *signed_)
 {
-	int64_t ret = rw_create(r, fd, nr_data, false);
+	int64_t ret = isgx_rw_create(r, fd, nr_data, false);
 
 	if (!ret && !*signed_) {
-		ret = isgx_enclave_sign(&r->e, sgx_test_key(), ss);
+		ret = isgx_enclave_sign(&r->e, isgx_test_key(), ss);
 		*signed_ = !ret;
 	}
 	return ret ? ret : isgx_enclave_init(&r->e, ss, NULL);
 }
 
 /* rw_build() that ends the test on failure. */
-static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+static void build_rw(struct isgx_rw_enclave *r, int fd, unsigned int nr_data)
 {
 	struct sgx_sigstruct ss;
 	bool s = false;
 
-	ISGX_ASSERT(rw_build(r, fd, nr_data, &ss, &s) == 0, "%s", isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(rw_build(r, fd, nr_data, &ss, &s), 0, "%s", isgx_enclave_error(&r->e));
 }
 
-static bool page_ok(struct rw_enclave *r, unsigned int i, uint64_t gen)
+static bool page_ok(struct isgx_rw_enclave *r, unsigned int i, uint64_t gen)
 {
-	uint64_t *p = rw_data_page(r, i);
+	uint64_t *p = isgx_rw_data_page(r, i);
 
 	for (unsigned int w = 0; w < WORDS; w++)
-		if (p[w] != rw_pattern(i, w, gen))
+		if (p[w] != isgx_rw_pattern(i, w, gen))
 			return false;
 	return true;
 }
 
-static void page_write(struct rw_enclave *r, unsigned int i, uint64_t gen)
+static void page_write(struct isgx_rw_enclave *r, unsigned int i, uint64_t gen)
 {
-	uint64_t *p = rw_data_page(r, i);
+	uint64_t *p = isgx_rw_data_page(r, i);
 
 	for (unsigned int w = 0; w < WORDS; w++)
-		p[w] = rw_pattern(i, w, gen);
+		p[w] = isgx_rw_pattern(i, w, gen);
 }
 
 /* The parameter's value without its newline, in @buf ("" if unreadable). */
@@ -160,11 +160,11 @@ static void bystander_start(struct bystander *b, int fd, unsigned int nr, double
 	ISGX_ASSERT(!pipe(ready), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	b->pid = fork();
-	ISGX_ASSERT(b->pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(b->pid, 0, "fork: %s", strerror(errno));
 	if (b->pid == 0) {
 		double deadline = now_s() + seconds;
 		unsigned long rounds = 0, bad = 0;
-		struct rw_enclave r;
+		struct isgx_rw_enclave r;
 		uint64_t *gen;
 
 		close(ready[0]);
@@ -193,7 +193,7 @@ static void bystander_start(struct bystander *b, int fd, unsigned int nr, double
 		_exit(bad || !rounds ? 1 : 0);
 	}
 	close(ready[1]);
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "a bystander could not build its enclave");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "a bystander could not build its enclave");
 	close(ready[0]);
 }
 
@@ -237,10 +237,10 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		uint64_t others = 1, gen = 0, v, a;
-		struct rw_enclave r;
+		struct isgx_rw_enclave r;
 		int sig = 0, round;
 		char c;
 
@@ -252,7 +252,7 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 		}
 		for (unsigned int i = 1; i < TARGET_PAGES; i++)
 			page_write(&r, i, others);
-		a = (uintptr_t)rw_data_page(&r, 0);
+		a = (uintptr_t)isgx_rw_data_page(&r, 0);
 		if (write(up[1], &a, sizeof(a)) != sizeof(a) || read(down[0], &c, 1) != 1)
 			_exit(TARGET_SETUP);
 		for (round = 0; round < TARGET_ROUNDS && !sig; round++) {
@@ -263,7 +263,7 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 				page_write(&r, i, others + 1);
 			}
 			others++;
-			sig = sgx_probe_read(rw_data_page(&r, 0), &v);
+			sig = isgx_probe_read(isgx_rw_data_page(&r, 0), &v);
 			if (sig)
 				break;
 			if (!page_ok(&r, 0, gen))
@@ -285,8 +285,8 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
 	}
 	close(up[1]);
 	close(down[0]);
-	ISGX_ASSERT(read(up[0], addr, sizeof(*addr)) == sizeof(*addr),
-		    "the target could not build its enclave");
+	ISGX_ASSERT_EQ(read(up[0], addr, sizeof(*addr)), sizeof(*addr),
+		       "the target could not build its enclave");
 	close(up[0]);
 	*go = down[1];
 	return pid;
@@ -299,40 +299,41 @@ static pid_t target_start(int fd, bool rewrite, uint64_t *addr, int *go)
  */
 static void tamper_case(const char *what, bool rewrite)
 {
-	int fd = sgx_test_start(PARAMS), go, status;
-	long failed = sgx_debugfs_counter("nr_eldu_failed"), loaded = sgx_debugfs_counter("nr_loaded");
+	int fd = isgx_test_start(PARAMS), go, status;
+	long failed = isgx_debugfs_counter("nr_eldu_failed"), loaded = isgx_debugfs_counter("nr_loaded");
 	struct bystander b[2];
 	char knob[128], how[96];
 	uint64_t addr;
 	pid_t pid;
 
 	need_knob("tamper");
-	ISGX_EXPECT(sgx_param_write("tamper", "bogus") == -EINVAL, "tamper=bogus accepted");
-	ISGX_EXPECT(sgx_param_write("tamper", "va:0x1001") == -EINVAL, "an unaligned address accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("tamper", "bogus"), -EINVAL, "tamper=bogus accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("tamper", "va:0x1001"), -EINVAL,
+		       "an unaligned address accepted");
 	for (int i = 0; i < 2; i++)
 		bystander_start(&b[i], fd, BYSTANDER_PAGES, 600, 0);
 	pid = target_start(fd, rewrite, &addr, &go);
 	snprintf(knob, sizeof(knob), "%s:%#" PRIx64 ":%d", what, addr, pid);
-	ISGX_ASSERT(sgx_param_write("tamper", knob) == 0, "tamper=%s refused", knob);
+	ISGX_ASSERT_EQ(isgx_param_write("tamper", knob), 0, "tamper=%s refused", knob);
 	isgx_note("tamper=%s", param_read("tamper", knob, sizeof(knob)));
-	ISGX_ASSERT(write(go, "g", 1) == 1, "start the target");
+	ISGX_ASSERT_EQ(write(go, "g", 1), 1, "start the target");
 	close(go);
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	describe(status, how, sizeof(how));
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == TARGET_OK,
 		    "target: %s (3: ELDU never refused, 4: page not back after, 5: data lost)", how);
 	ISGX_EXPECT(!strcmp(param_read("tamper", knob, sizeof(knob)), "none"),
 		    "tamper still armed after the target: %s", knob);
-	failed = sgx_debugfs_counter("nr_eldu_failed") - failed;
+	failed = isgx_debugfs_counter("nr_eldu_failed") - failed;
 	isgx_note("%ld ELDU refused, %ld pages loaded meanwhile", failed,
-		  sgx_debugfs_counter("nr_loaded") - loaded);
-	ISGX_EXPECT(failed == 1, "%ld ELDU failures, want 1", failed);
+		  isgx_debugfs_counter("nr_loaded") - loaded);
+	ISGX_EXPECT_EQ(failed, 1, "%ld ELDU failures, want 1", failed);
 	for (int i = 0; i < 2; i++)
 		ISGX_EXPECT(bystander_finish(&b[i], how, sizeof(how)), "bystander %d: %s", i, how);
-	sgx_expect_epc_all_free("after every process exited", 2000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after every process exited", 2000);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
+	isgx_test_finish(fd);
 }
 
 ISGX_TEST(tamper_contents_refused, 600)
@@ -384,10 +385,10 @@ static pid_t victim_start(int fd, unsigned int nr, double seconds)
 	ISGX_ASSERT(!pipe(ready), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		double deadline = now_s() + seconds;
-		struct rw_enclave r;
+		struct isgx_rw_enclave r;
 		uint64_t gen = 0;
 
 		close(ready[0]);
@@ -406,7 +407,7 @@ static pid_t victim_start(int fd, unsigned int nr, double seconds)
 		_exit(0);
 	}
 	close(ready[1]);
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "a victim could not build its enclave");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "a victim could not build its enclave");
 	close(ready[0]);
 	return pid;
 }
@@ -420,51 +421,53 @@ static pid_t victim_start(int fd, unsigned int nr, double seconds)
  */
 static void power_loss_case(const char *point)
 {
-	int fd = sgx_test_start(PARAMS), status;
+	int fd = isgx_test_start(PARAMS), status;
 	struct sgx_secinfo si = { .flags = SGX_SECINFO_REG | SGX_SECINFO_R };
 	static uint8_t page[SGX_PAGE_SIZE];
-	struct rw_enclave mine, open_, fresh;
+	struct isgx_rw_enclave mine, open_, fresh;
 	char name[ISGX_RET_NAME_LEN], how[96];
-	long failed = sgx_debugfs_counter("nr_ewb_failed");
+	long failed = isgx_debugfs_counter("nr_ewb_failed");
 	pid_t victim[2];
 	uint64_t v;
 	int64_t r;
 	int sig;
 
 	need_knob("power_loss_at");
-	ISGX_EXPECT(sgx_param_write("power_loss_at", "later") == -EINVAL, "power_loss_at=later accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("power_loss_at", "later"), -EINVAL,
+		       "power_loss_at=later accepted");
 	build_rw(&mine, fd, 16);
-	ISGX_ASSERT(rw_create(&open_, fd, 4, false) == 0, "%s", isgx_enclave_error(&open_.e));
+	ISGX_ASSERT_EQ(isgx_rw_create(&open_, fd, 4, false), 0, "%s", isgx_enclave_error(&open_.e));
 	for (int i = 0; i < 2; i++)
 		victim[i] = victim_start(fd, 3 * EPC_PAGES / 4, 300);
-	ISGX_ASSERT(sgx_param_write("power_loss_at", point) == 0, "power_loss_at=%s refused", point);
+	ISGX_ASSERT_EQ(isgx_param_write("power_loss_at", point), 0,
+		       "power_loss_at=%s refused", point);
 	ISGX_ASSERT(power_loss_done(120), "the pager never passed %s in 120 s", point);
 	isgx_note("power lost at %s; %ld EWBs failed after it", point,
-		  sgx_debugfs_counter("nr_ewb_failed") - failed);
+		  isgx_debugfs_counter("nr_ewb_failed") - failed);
 
 	for (int i = 0; i < 2; i++) {
-		ISGX_ASSERT(waitpid(victim[i], &status, 0) == victim[i], "waitpid");
+		ISGX_ASSERT_EQ(waitpid(victim[i], &status, 0), victim[i], "waitpid");
 		describe(status, how, sizeof(how));
 		ISGX_EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS,
 			    "victim %d: %s, want killed by SIGBUS", i, how);
 	}
-	sig = sgx_probe_read(rw_data_page(&mine, 3), &v);
-	ISGX_EXPECT(sig == SIGBUS, "reading a lost enclave: signal %d, want SIGBUS", sig);
-	r = sgx_add(fd, open_.e.base + (open_.nr_data + 2) * SGX_PAGE_SIZE, page, &si, 0);
-	SGX_EXPECT_RET(r, SGX_POWER_LOST_ENCLAVE, "ADD_PAGE after power loss");
+	sig = isgx_probe_read(isgx_rw_data_page(&mine, 3), &v);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "reading a lost enclave: signal %d, want SIGBUS", sig);
+	r = isgx_ioc_add(fd, open_.e.base + (open_.nr_data + 2) * SGX_PAGE_SIZE, page, &si, 0);
+	ISGX_EXPECT_RET(r, SGX_POWER_LOST_ENCLAVE, "ADD_PAGE after power loss");
 	for (int k = 0; k < 2; k++) {
-		struct rw_enclave *e = k ? &open_ : &mine;
+		struct isgx_rw_enclave *e = k ? &open_ : &mine;
 
-		r = sgx_destroy(fd, e->e.base);
+		r = isgx_ioc_destroy(fd, e->e.base);
 		ISGX_EXPECT(r == 0 || r == SGX_POWER_LOST_ENCLAVE, "DESTROY of a lost enclave: %s",
 			    isgx_ret_name(r, name));
 		isgx_enclave_forget(&e->e);
 	}
-	sgx_expect_epc_all_free("after power loss and teardown", 5000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	ISGX_EXPECT(sgx_debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
-		    sgx_debugfs_counter("nr_enclaves"));
+	isgx_expect_epc_all_free("after power loss and teardown", 5000);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_enclaves"), 0, "enclaves left: %ld",
+		       isgx_debugfs_counter("nr_enclaves"));
 
 	/* Life goes on: 2x the EPC, evicted and loaded back byte-exact. */
 	build_rw(&fresh, fd, 2 * EPC_PAGES);
@@ -473,11 +476,11 @@ static void power_loss_case(const char *point)
 			page_write(&fresh, i, gen);
 	for (unsigned int i = 0; i < fresh.nr_data; i++)
 		ISGX_EXPECT(page_ok(&fresh, i, 2), "new enclave, page %u differs", i);
-	ISGX_EXPECT(isgx_enclave_destroy(&fresh.e) == 0, "destroy the new enclave");
-	sgx_expect_epc_all_free("after the new enclave", 2000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&fresh.e), 0, "destroy the new enclave");
+	isgx_expect_epc_all_free("after the new enclave", 2000);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
+	isgx_test_finish(fd);
 }
 
 ISGX_TEST(power_loss_between_eblock_and_ewb, 600)
@@ -515,7 +518,7 @@ static const char * const race_names[] = {
 #define RACE_PAGES	64
 
 struct racer {
-	struct rw_enclave *r;
+	struct isgx_rw_enclave *r;
 	volatile unsigned long bad;
 	volatile bool stop;
 };
@@ -560,7 +563,7 @@ static void race_fault_fn(int sig)
 static void race_child(int fd, enum race_kind kind, const struct sgx_sigstruct *ss,
 		       unsigned int delay_us)
 {
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	struct racer t = { .r = &r };
 	bool signed_ = true;
 	pthread_t th;
@@ -598,7 +601,7 @@ static void race_child(int fd, enum race_kind kind, const struct sgx_sigstruct *
 		_exit(0);
 	case RACE_DESTROY:
 		race_teardown = 1;
-		_exit(sgx_destroy(fd, r.e.base) ? 3 : 0);
+		_exit(isgx_ioc_destroy(fd, r.e.base) ? 3 : 0);
 	default:
 		break;
 	}
@@ -611,18 +614,19 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 	unsigned int n = opt_n ? atoi(opt_n) : 500, done = 0, counts[RACE_NR] = {};
 	double budget = opt_s ? atof(opt_s) : 90, start;
 	unsigned int failures = 0, setup = 0;
-	int fd = sgx_test_start(RACE_PARAMS), status;
-	long evicted = sgx_debugfs_counter("nr_evicted"), wakes = sgx_debugfs_counter("nr_reclaim_passes");
+	int fd = isgx_test_start(RACE_PARAMS), status;
+	long evicted = isgx_debugfs_counter("nr_evicted");
+	long wakes = isgx_debugfs_counter("nr_reclaim_passes");
 	struct sgx_sigstruct ss;
-	struct rw_enclave tmpl;
+	struct isgx_rw_enclave tmpl;
 	struct bystander by;
 	char how[96];
 	bool signed_ = false;
 
 	/* The SIGSTRUCT of a RACE_PAGES enclave, once: children only EINIT. */
-	ISGX_ASSERT(rw_build(&tmpl, fd, RACE_PAGES, &ss, &signed_) == 0, "%s",
-		    isgx_enclave_error(&tmpl.e));
-	ISGX_ASSERT(isgx_enclave_destroy(&tmpl.e) == 0, "destroy the template");
+	ISGX_ASSERT_EQ(rw_build(&tmpl, fd, RACE_PAGES, &ss, &signed_), 0, "%s",
+		       isgx_enclave_error(&tmpl.e));
+	ISGX_ASSERT_EQ(isgx_enclave_destroy(&tmpl.e), 0, "destroy the template");
 	bystander_start(&by, fd, 32, 600, 5000);
 	srand(12345);
 	start = now_s();
@@ -633,14 +637,14 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 
 		fflush(stdout);
 		pid = fork();
-		ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+		ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 		if (pid == 0)
 			race_child(fd, kind, &ss, delay_us);
 		if (kind == RACE_KILL) {
 			usleep(rand() % 60000);
 			kill(pid, SIGKILL);
 		}
-		ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+		ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 		counts[kind]++;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
 			setup++;
@@ -657,19 +661,19 @@ ISGX_TEST(lifecycle_races_with_the_pager, 900)
 	isgx_note("%u races in %.1f s (kill -9 %u, exit %u, fork %u, munmap %u, destroy %u), "
 		  "%ld pages evicted in %ld passes, %u children could not build", done,
 		  now_s() - start, counts[RACE_KILL], counts[RACE_EXIT], counts[RACE_FORK],
-		  counts[RACE_MUNMAP], counts[RACE_DESTROY], sgx_debugfs_counter("nr_evicted") - evicted,
-		  sgx_debugfs_counter("nr_reclaim_passes") - wakes, setup);
-	ISGX_EXPECT(failures == 0, "%u fork, munmap or destroy races failed (1: data lost, "
-		    "3: DESTROY refused, 4: a fault before any teardown)", failures);
-	ISGX_EXPECT(done >= 50, "only %u races ran", done);
-	ISGX_EXPECT(setup <= done / 10, "%u of %u children could not build", setup, done);
+		  counts[RACE_MUNMAP], counts[RACE_DESTROY], isgx_debugfs_counter("nr_evicted") - evicted,
+		  isgx_debugfs_counter("nr_reclaim_passes") - wakes, setup);
+	ISGX_EXPECT_EQ(failures, 0, "%u fork, munmap or destroy races failed (1: data lost, "
+		       "3: DESTROY refused, 4: a fault before any teardown)", failures);
+	ISGX_EXPECT_GE(done, 50, "only %u races ran", done);
+	ISGX_EXPECT_LE(setup, done / 10, "%u of %u children could not build", setup, done);
 	ISGX_EXPECT(bystander_finish(&by, how, sizeof(how)), "bystander: %s", how);
-	sgx_expect_epc_all_free("after the races", 5000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	ISGX_EXPECT(sgx_debugfs_counter("nr_enclaves") == 0, "enclaves left: %ld",
-		    sgx_debugfs_counter("nr_enclaves"));
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the races", 5000);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left: %ld",
+		       isgx_debugfs_counter("nr_va_pages"));
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_enclaves"), 0, "enclaves left: %ld",
+		       isgx_debugfs_counter("nr_enclaves"));
+	isgx_test_finish(fd);
 }
 
 int main(int argc, char **argv)

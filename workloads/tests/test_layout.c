@@ -28,6 +28,7 @@
 #include "measure.h"
 #include "sgx_error.h"
 #include "sign.h"
+#include "testkey.h"
 
 #define PAGE SGX_PAGE_SIZE
 
@@ -73,10 +74,10 @@ ISGX_TEST(ioctl_convention, 10)
 {
 	int fd = open("/dev/null", O_RDWR);
 
-	ISGX_ASSERT(fd >= 0, "open /dev/null");
-	ISGX_EXPECT(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, NULL) == -ENOTTY,
-		    "an ioctl /dev/null does not know must give -ENOTTY");
-	ISGX_EXPECT(isgx_ioctl(-1, SGX_IOC_ENCLAVE_CREATE, NULL) == -EBADF, "bad fd: -EBADF");
+	ISGX_ASSERT_GE(fd, 0, "open /dev/null");
+	ISGX_EXPECT_EQ(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, NULL), -ENOTTY,
+		       "an ioctl /dev/null does not know must give -ENOTTY");
+	ISGX_EXPECT_EQ(isgx_ioctl(-1, SGX_IOC_ENCLAVE_CREATE, NULL), -EBADF, "bad fd: -EBADF");
 	close(fd);
 }
 
@@ -91,21 +92,22 @@ ISGX_TEST(layout_size_and_checks, 10)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		l.nr_pages = cases[i].pages;
-		ISGX_EXPECT(isgx_layout_size(&l) == cases[i].size, "%u pages: SIZE %#llx, want %#llx",
-			    cases[i].pages, (unsigned long long)isgx_layout_size(&l),
-			    (unsigned long long)cases[i].size);
+		ISGX_EXPECT_EQ(isgx_layout_size(&l), cases[i].size,
+			       "%u pages: SIZE %#llx, want %#llx",
+			       cases[i].pages, (unsigned long long)isgx_layout_size(&l),
+			       (unsigned long long)cases[i].size);
 		ISGX_EXPECT(!isgx_layout_check(&l, err), "%u pages refused: %s", l.nr_pages, err);
 	}
 	l = (struct isgx_layout){ .nr_pages = 4, .nr_tcs = 0 };
-	ISGX_EXPECT(isgx_layout_check(&l, err) == -EINVAL, "no TCS accepted");
+	ISGX_EXPECT_EQ(isgx_layout_check(&l, err), -EINVAL, "no TCS accepted");
 	l = (struct isgx_layout){ .nr_pages = 3, .nr_tcs = 2 };
-	ISGX_EXPECT(isgx_layout_check(&l, err) == -EINVAL, "2 TCS in 3 pages accepted");
+	ISGX_EXPECT_EQ(isgx_layout_check(&l, err), -EINVAL, "2 TCS in 3 pages accepted");
 	l = (struct isgx_layout){ .nr_pages = 4, .nr_tcs = 2 };
 	ISGX_EXPECT(!isgx_layout_check(&l, err), "2 TCS in 4 pages refused: %s", err);
 	l = (struct isgx_layout){ .nr_pages = (1U << 19) + 1, .nr_tcs = 1, .mode32 = true };
-	ISGX_EXPECT(isgx_layout_check(&l, err) == -EINVAL, "a 4 GiB 32-bit enclave accepted");
+	ISGX_EXPECT_EQ(isgx_layout_check(&l, err), -EINVAL, "a 4 GiB 32-bit enclave accepted");
 	l = (struct isgx_layout){ .nr_pages = ISGX_LAYOUT_MAX_PAGES + 1, .nr_tcs = 1 };
-	ISGX_EXPECT(isgx_layout_check(&l, err) == -EINVAL, "too many pages accepted");
+	ISGX_EXPECT_EQ(isgx_layout_check(&l, err), -EINVAL, "too many pages accepted");
 }
 
 ISGX_TEST(layout_secs, 10)
@@ -123,10 +125,10 @@ ISGX_TEST(layout_secs, 10)
 		    !memcmp(s.reserved4, zero, sizeof(s.reserved4)), "reserved bytes set");
 	l.debug = true;
 	isgx_layout_secs(&l, &s);
-	ISGX_EXPECT(s.attributes == (SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG), "debug attributes");
+	ISGX_EXPECT_EQ(s.attributes, (SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG), "debug attributes");
 	l.mode32 = true;
 	isgx_layout_secs(&l, &s);
-	ISGX_EXPECT(s.attributes == SGX_ATTR_DEBUG, "32-bit debug attributes");
+	ISGX_EXPECT_EQ(s.attributes, SGX_ATTR_DEBUG, "32-bit debug attributes");
 }
 
 ISGX_TEST(layout_pages, 10)
@@ -141,11 +143,11 @@ ISGX_TEST(layout_pages, 10)
 
 	for (unsigned int i = 0; i < l.nr_pages; i++) {
 		isgx_layout_page(&l, i, &lp, page);
-		ISGX_EXPECT(lp.offset == i * 0x1000ULL, "page %u offset %#llx", i,
-			    (unsigned long long)lp.offset);
-		ISGX_EXPECT(lp.secinfo == want_secinfo[i], "page %u SECINFO %#llx, want %#llx", i,
-			    (unsigned long long)lp.secinfo, (unsigned long long)want_secinfo[i]);
-		ISGX_EXPECT(lp.add_flags == 0, "page %u flags %#x", i, lp.add_flags);
+		ISGX_EXPECT_EQ(lp.offset, i * 0x1000ULL, "page %u offset %#llx", i,
+			       (unsigned long long)lp.offset);
+		ISGX_EXPECT_EQ(lp.secinfo, want_secinfo[i], "page %u SECINFO %#llx, want %#llx", i,
+			       (unsigned long long)lp.secinfo, (unsigned long long)want_secinfo[i]);
+		ISGX_EXPECT_EQ(lp.add_flags, 0, "page %u flags %#x", i, lp.add_flags);
 	}
 	/* A valid TCS, as the README's ADD_PAGE row demands. */
 	for (unsigned int i = 0; i < 2; i++) {
@@ -171,9 +173,9 @@ ISGX_TEST(layout_pages, 10)
 	isgx_layout_page(&l, 4, &lp, page);
 	isgx_layout_page(&l, 7, &lp, other);
 	ISGX_EXPECT(memcmp(page, other, PAGE), "two data pages have the same bytes");
-	ISGX_EXPECT(((uint64_t *)page)[0] != ((uint64_t *)page)[1], "adjacent words equal");
-	ISGX_EXPECT(isgx_layout_find(&l, SGX_SECINFO_R | SGX_SECINFO_X) == 6, "the RX page");
-	ISGX_EXPECT(isgx_layout_find(&l, SGX_SECINFO_X) == -1, "an X-only page");
+	ISGX_EXPECT_NE(((uint64_t *)page)[0], ((uint64_t *)page)[1], "adjacent words equal");
+	ISGX_EXPECT_EQ(isgx_layout_find(&l, SGX_SECINFO_R | SGX_SECINFO_X), 6, "the RX page");
+	ISGX_EXPECT_EQ(isgx_layout_find(&l, SGX_SECINFO_X), -1, "an X-only page");
 
 	/* SKIP_EEXTEND on every page, when asked. */
 	{
@@ -181,7 +183,7 @@ ISGX_TEST(layout_pages, 10)
 
 		for (unsigned int i = 0; i < ls.nr_pages; i++) {
 			isgx_layout_page(&ls, i, &lp, page);
-			ISGX_EXPECT(lp.add_flags == SGX_ADD_SKIP_EEXTEND, "page %u flags", i);
+			ISGX_EXPECT_EQ(lp.add_flags, SGX_ADD_SKIP_EEXTEND, "page %u flags", i);
 		}
 	}
 }
@@ -211,8 +213,8 @@ ISGX_TEST(builder_spec_vectors, 10)
 				      SGX_SECINFO_REG | SGX_SECINFO_R | SGX_SECINFO_X, 0), "add");
 	expect_builder_digest(&e, "c6d695350dca63406562d0e067640f7b7d972bc86943e619f9b4b0ee72f0bb62",
 			      "C");
-	ISGX_EXPECT(isgx_enclave_add(&e, 0, zero, SGX_SECINFO_REG | SGX_SECINFO_R, 0) == -EBUSY,
-		    "an add after the final MRENCLAVE must be refused");
+	ISGX_EXPECT_EQ(isgx_enclave_add(&e, 0, zero, SGX_SECINFO_REG | SGX_SECINFO_R, 0), -EBUSY,
+		       "an add after the final MRENCLAVE must be refused");
 
 	for (int i = 0; i < PAGE; i++)
 		pattern[i] = (7 * i + 3) % 256;
@@ -343,39 +345,25 @@ ISGX_TEST(builder_measures_tcs_as_eadd, 10)
 	ISGX_EXPECT(memcmp(a, b, 32), "a TCS's OSSA was not measured");
 }
 
-static EVP_PKEY *test_key(void)
-{
-	const char *path = isgx_option("key");
-	char err[256];
-	EVP_PKEY *key;
-
-	if (!path)
-		isgx_skip("no signing key given (--key=PATH)");
-	key = isgx_key_load(path, err);
-	ISGX_ASSERT(key, "%s", err);
-	return key;
-}
-
 ISGX_TEST(sigstruct_for_secs, 30)
 {
 	struct sgx_sigstruct ss;
 	struct sgx_secs secs;
 	uint8_t mr[32];
 	char err[256];
-	EVP_PKEY *key = test_key();
+	EVP_PKEY *key = isgx_test_key();
 
 	memset(mr, 0x3c, sizeof(mr));
 	isgx_secs_init(&secs, 0x4000, SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG | SGX_ATTR_INIT);
 	secs.miscselect = 1;
 	ISGX_ASSERT(!isgx_sigstruct_make(&ss, &secs, mr, key, err), "%s", err);
 	ISGX_EXPECT(!isgx_sigstruct_verify(&ss, err), "verify: %s", err);
-	ISGX_EXPECT(ss.attributes == (SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG), "ATTRIBUTES %#llx",
-		    (unsigned long long)ss.attributes);
+	ISGX_EXPECT_EQ(ss.attributes, (SGX_ATTR_MODE64BIT | SGX_ATTR_DEBUG), "ATTRIBUTES %#llx",
+		       (unsigned long long)ss.attributes);
 	ISGX_EXPECT(ss.xfrm == 3 && ss.attributes_mask == ~0ULL && ss.xfrm_mask == ~0ULL,
 		    "XFRM and masks");
 	ISGX_EXPECT(ss.miscselect == 1 && ss.misc_mask == ~0U, "MISCSELECT and mask");
 	ISGX_EXPECT(!memcmp(ss.enclave_hash, mr, 32), "ENCLAVEHASH");
-	EVP_PKEY_free(key);
 }
 
 /* Run the isgx command with @args; its stdout in @out; returns the exit status. */
@@ -410,18 +398,18 @@ ISGX_TEST(cli_measure_and_sign, 60)
 
 	builder_measure(&l, mr);
 	hex(mr, want);
-	ISGX_ASSERT(run_cli("measure --pages 6", out, sizeof(out)) == 0, "isgx measure failed");
+	ISGX_ASSERT_EQ(run_cli("measure --pages 6", out, sizeof(out)), 0, "isgx measure failed");
 	ISGX_EXPECT(!strncmp(out, want, 64) && out[64] == '\n', "isgx measure: '%s', want %s",
 		    out, want);
 	ISGX_EXPECT(run_cli("measure --pages 6 --tcs 2", out, sizeof(out)) == 0 &&
 		    strncmp(out, want, 64), "--tcs 2 measured the same as --tcs 1");
 
 	fd = mkstemp(path);
-	ISGX_ASSERT(fd >= 0, "mkstemp");
+	ISGX_ASSERT_GE(fd, 0, "mkstemp");
 	close(fd);
 	snprintf(args, sizeof(args), "sign --pages 6 --mode32 --key '%s' --out %s",
 		 isgx_option("key") ? isgx_option("key") : "", path);
-	ISGX_ASSERT(run_cli(args, out, sizeof(out)) == 0, "isgx %s failed", args);
+	ISGX_ASSERT_EQ(run_cli(args, out, sizeof(out)), 0, "isgx %s failed", args);
 	f = fopen(path, "rb");
 	ISGX_ASSERT(f && fread(&ss, 1, sizeof(ss), f) == sizeof(ss) && fgetc(f) == EOF,
 		    "%s is not 1808 bytes", path);
@@ -432,13 +420,13 @@ ISGX_TEST(cli_measure_and_sign, 60)
 	ISGX_EXPECT(ss.attributes == 0 && ss.xfrm == 3, "--mode32: ATTRIBUTES %#llx",
 		    (unsigned long long)ss.attributes);
 
-	ISGX_EXPECT(run_cli("measure --pages 1", out, sizeof(out)) == 1, "1 page accepted");
-	ISGX_EXPECT(run_cli("measure", out, sizeof(out)) == 2, "no --pages: want usage error");
-	ISGX_EXPECT(run_cli("frobnicate --pages 4", out, sizeof(out)) == 2, "unknown command");
-	ISGX_EXPECT(run_cli("measure --pages 4 --bogus", out, sizeof(out)) == 2, "unknown option");
-	ISGX_EXPECT(run_cli("sign --pages 4", out, sizeof(out)) == 2, "sign without --out");
-	ISGX_EXPECT(run_cli("build --pages 4 --key /nonexistent", out, sizeof(out)) == 1,
-		    "build with a missing key");
+	ISGX_EXPECT_EQ(run_cli("measure --pages 1", out, sizeof(out)), 1, "1 page accepted");
+	ISGX_EXPECT_EQ(run_cli("measure", out, sizeof(out)), 2, "no --pages: want usage error");
+	ISGX_EXPECT_EQ(run_cli("frobnicate --pages 4", out, sizeof(out)), 2, "unknown command");
+	ISGX_EXPECT_EQ(run_cli("measure --pages 4 --bogus", out, sizeof(out)), 2, "unknown option");
+	ISGX_EXPECT_EQ(run_cli("sign --pages 4", out, sizeof(out)), 2, "sign without --out");
+	ISGX_EXPECT_EQ(run_cli("build --pages 4 --key /nonexistent", out, sizeof(out)), 1,
+		       "build with a missing key");
 }
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "measure.h"
 #include "sign.h"
+#include "testkey.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static void expect_digest(struct isgx_measure *m, const char *want, const char *
 	uint8_t d[32];
 	char got[65];
 
-	ISGX_ASSERT(isgx_measure_final(m, d) == 0, "%s: final failed", name);
+	ISGX_ASSERT_EQ(isgx_measure_final(m, d), 0, "%s: final failed", name);
 	hex(d, got);
 	ISGX_EXPECT(!strcmp(got, want), "%s: MRENCLAVE %s, want %s", name, got, want);
 }
@@ -71,22 +72,9 @@ ISGX_TEST(mrenclave_vector_d_pattern_page, 10)
 	expect_digest(&m, "aaddb3f82a446a5b21764b73de062d4f419c516df84031290ccf24055d27b74a", "D");
 }
 
-static EVP_PKEY *test_key(void)
-{
-	const char *path = isgx_option("key");
-	char err[256];
-	EVP_PKEY *key;
-
-	if (!path)
-		isgx_skip("no signing key given (--key=PATH)");
-	key = isgx_key_load(path, err);
-	ISGX_ASSERT(key, "%s", err);
-	return key;
-}
-
 static void signed_sigstruct(struct sgx_sigstruct *ss)
 {
-	EVP_PKEY *key = test_key();
+	EVP_PKEY *key = isgx_test_key();
 	char err[256];
 
 	isgx_sigstruct_init(ss);
@@ -98,7 +86,6 @@ static void signed_sigstruct(struct sgx_sigstruct *ss)
 	ss->isv_prod_id = 7;
 	ss->isv_svn = 2;
 	ISGX_ASSERT(!isgx_sigstruct_sign(ss, key, err), "sign: %s", err);
-	EVP_PKEY_free(key);
 }
 
 ISGX_TEST(sigstruct_signs_and_verifies, 30)
@@ -108,7 +95,7 @@ ISGX_TEST(sigstruct_signs_and_verifies, 30)
 
 	signed_sigstruct(&ss);
 	ISGX_EXPECT(!isgx_sigstruct_verify(&ss, err), "verify: %s", err);
-	ISGX_EXPECT(ss.exponent == 3, "exponent %u", ss.exponent);
+	ISGX_EXPECT_EQ(ss.exponent, 3, "exponent %u", ss.exponent);
 	ISGX_EXPECT(ss.modulus[SGX_MODULUS_SIZE - 1] & 0x80, "modulus is not 3072 bits (LE top byte)");
 }
 

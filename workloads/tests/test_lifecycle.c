@@ -60,7 +60,7 @@ static void expect_page_contents(const struct isgx_enclave *e, const struct isgx
 
 	expected_page(l, i, want);
 	for (unsigned int j = 0; j < PAGE / 8; j++) {
-		sig = sgx_probe_read(p + 8 * j, &v);
+		sig = isgx_probe_read(p + 8 * j, &v);
 		ISGX_ASSERT(!sig, "page %u: reading +%#x raised signal %d (%s)", i, 8 * j, sig,
 			    strsignal(sig));
 		if (v != w[j]) {
@@ -79,11 +79,11 @@ static void expect_write_read(const struct isgx_enclave *e, unsigned int i)
 	int sig;
 
 	for (unsigned int off = 0; off < PAGE; off += 1024) {
-		sig = sgx_probe_write(p + off, 0x5eed0000ULL + off);
+		sig = isgx_probe_write(p + off, 0x5eed0000ULL + off);
 		ISGX_ASSERT(!sig, "page %u: writing +%#x raised signal %d", i, off, sig);
 	}
 	for (unsigned int off = 0; off < PAGE; off += 1024) {
-		sig = sgx_probe_read(p + off, &v);
+		sig = isgx_probe_read(p + off, &v);
 		ISGX_EXPECT(!sig && v == 0x5eed0000ULL + off,
 			    "page %u +%#x: wrote %#llx, read %#" PRIx64 " (signal %d)", i, off,
 			    0x5eed0000ULL + off, v, sig);
@@ -97,17 +97,17 @@ ISGX_TEST(lifecycle_full, 300)
 	struct sgx_sigstruct ss;
 	struct isgx_enclave e;
 	long before, during;
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
-	before = sgx_epc_free();
-	sgx_build(&e, fd, l, &ss);
+	before = isgx_epc_nr_free();
+	isgx_build(&e, fd, l, &ss);
 	ISGX_EXPECT(e.base && e.base % size == 0,
 		    "base %#" PRIx64 " is not naturally aligned to SIZE %#" PRIx64, e.base, size);
-	during = sgx_epc_free();
+	during = isgx_epc_nr_free();
 	if (before >= 0)
-		ISGX_EXPECT(before - during >= l->nr_pages + 1,
-			    "EPC free went from %ld to %ld for %u pages + SECS", before, during,
-			    l->nr_pages);
+		ISGX_EXPECT_GE(before - during, l->nr_pages + 1,
+			       "EPC free went from %ld to %ld for %u pages + SECS", before, during,
+			       l->nr_pages);
 
 	/* Data pages: 2 RW, 3 R, 4 RX, 5 RW. */
 	for (unsigned int i = 2; i < l->nr_pages; i++)
@@ -117,12 +117,12 @@ ISGX_TEST(lifecycle_full, 300)
 	/* The SSA page (REG RW, added zero) is ordinary enclave memory too. */
 	expect_page_contents(&e, l, 1);
 
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
 	/* The seed driver's DESTROY unmaps the enclave. */
-	ISGX_EXPECT(!sgx_mapped(isgx_enclave_ptr(&e, 0), size),
+	ISGX_EXPECT(!isgx_mapped(isgx_enclave_ptr(&e, 0), size),
 		    "the enclave range is still mapped after DESTROY");
-	sgx_expect_epc_all_free("after DESTROY", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after DESTROY", 2000);
+	isgx_test_finish(fd);
 }
 
 ISGX_TEST(lifecycle_many_pages_two_tcs, 600)
@@ -131,17 +131,17 @@ ISGX_TEST(lifecycle_many_pages_two_tcs, 600)
 	const struct isgx_layout l = { .nr_pages = 64, .nr_tcs = 2 };
 	struct sgx_sigstruct ss;
 	struct isgx_enclave e;
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
-	sgx_build(&e, fd, &l, &ss);
+	isgx_build(&e, fd, &l, &ss);
 	isgx_note("64 pages: create %.0f us, add %.0f us (%.0f us/page), init %.0f us",
 		  e.create_ns / 1e3, e.add_ns / 1e3, e.add_ns / 1e3 / 64, e.init_ns / 1e3);
 	for (unsigned int i = 4; i < l.nr_pages; i += 9)
 		expect_page_contents(&e, &l, i);
 	expect_page_contents(&e, &l, l.nr_pages - 1);
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
-	sgx_expect_epc_all_free("after DESTROY", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	isgx_expect_epc_all_free("after DESTROY", 2000);
+	isgx_test_finish(fd);
 }
 
 /* Re-sign @ss after flipping one byte of ENCLAVEHASH. */
@@ -152,7 +152,7 @@ static void resign_flipped_hash(struct sgx_sigstruct *ss, const struct isgx_encl
 
 	memcpy(mr, e->mrenclave, sizeof(mr));
 	mr[17] ^= 0x01;
-	ISGX_ASSERT(!isgx_sigstruct_make(ss, &e->secs, mr, sgx_test_key(), err), "%s", err);
+	ISGX_ASSERT(!isgx_sigstruct_make(ss, &e->secs, mr, isgx_test_key(), err), "%s", err);
 }
 
 ISGX_TEST(measurement_matches_kernel, 300)
@@ -161,46 +161,46 @@ ISGX_TEST(measurement_matches_kernel, 300)
 	struct sgx_sigstruct good, bad;
 	struct isgx_enclave e;
 	char err[256];
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
-	sgx_build_uninit(&e, fd, l);
-	ISGX_ASSERT(!isgx_enclave_sign(&e, sgx_test_key(), &good), "%s", isgx_enclave_error(&e));
+	isgx_build_uninit(&e, fd, l);
+	ISGX_ASSERT(!isgx_enclave_sign(&e, isgx_test_key(), &good), "%s", isgx_enclave_error(&e));
 	ISGX_ASSERT(!isgx_sigstruct_verify(&good, err), "libisgx's own SIGSTRUCT: %s", err);
 
 	/* A well-signed SIGSTRUCT for another MRENCLAVE. */
 	resign_flipped_hash(&bad, &e);
-	SGX_EXPECT_RET(sgx_init(fd, e.base, &bad), SGX_INVALID_MEASUREMENT,
-		       "INIT with ENCLAVEHASH one byte off");
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, e.base, &bad), SGX_INVALID_MEASUREMENT,
+			"INIT with ENCLAVEHASH one byte off");
 	/* A signature that does not verify: a flipped signature byte ... */
 	bad = good;
 	bad.signature[100] ^= 0x01;
-	SGX_EXPECT_RET(sgx_init(fd, e.base, &bad), SGX_INVALID_SIGNATURE,
-		       "INIT with a flipped signature byte");
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, e.base, &bad), SGX_INVALID_SIGNATURE,
+			"INIT with a flipped signature byte");
 	/* ... or a signed field changed after signing. */
 	bad = good;
 	bad.isv_svn ^= 1;
-	SGX_EXPECT_RET(sgx_init(fd, e.base, &bad), SGX_INVALID_SIGNATURE,
-		       "INIT with ISVSVN changed after signing");
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, e.base, &bad), SGX_INVALID_SIGNATURE,
+			"INIT with ISVSVN changed after signing");
 	/* A refused EINIT changes nothing: the right SIGSTRUCT still works. */
-	SGX_EXPECT_RET(isgx_enclave_init(&e, &good, NULL), 0, "%s", isgx_enclave_error(&e));
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	ISGX_EXPECT_RET(isgx_enclave_init(&e, &good, NULL), 0, "%s", isgx_enclave_error(&e));
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
 
 	/* SGX_ADD_SKIP_EEXTEND pages are measured by their EADD record alone. */
 	{
 		const struct isgx_layout ls = { .nr_pages = 7, .nr_tcs = 2, .skip_eextend = true };
 
-		sgx_build(&e, fd, &ls, &good);
-		SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+		isgx_build(&e, fd, &ls, &good);
+		ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
 	}
 	/* A debug enclave: DEBUG is in ATTRIBUTES, not in MRENCLAVE. */
 	{
 		const struct isgx_layout ld = { .nr_pages = 5, .nr_tcs = 1, .debug = true };
 
-		sgx_build(&e, fd, &ld, &good);
-		SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+		isgx_build(&e, fd, &ld, &good);
+		ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
 	}
-	sgx_expect_epc_all_free("after the enclaves", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the enclaves", 2000);
+	isgx_test_finish(fd);
 }
 
 ISGX_TEST(init_attribute_mismatch, 300)
@@ -211,46 +211,47 @@ ISGX_TEST(init_attribute_mismatch, 300)
 	uint8_t mr[SGX_HASH_SIZE];
 	struct sgx_secs other;
 	char err[256];
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
-	sgx_build_uninit(&e, fd, l);
+	isgx_build_uninit(&e, fd, l);
 	ISGX_ASSERT(!isgx_enclave_mrenclave(&e, mr), "%s", isgx_enclave_error(&e));
 	/* Signed for a DEBUG enclave, but this one is not: SGX_INVALID_ATTRIBUTE. */
 	other = e.secs;
 	other.attributes |= SGX_ATTR_DEBUG;
-	ISGX_ASSERT(!isgx_sigstruct_make(&ss, &other, mr, sgx_test_key(), err), "%s", err);
-	SGX_EXPECT_RET(sgx_init(fd, e.base, &ss), SGX_INVALID_ATTRIBUTE,
-		       "INIT with SIGSTRUCT.ATTRIBUTES.DEBUG set for a non-debug enclave");
+	ISGX_ASSERT(!isgx_sigstruct_make(&ss, &other, mr, isgx_test_key(), err), "%s", err);
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, e.base, &ss), SGX_INVALID_ATTRIBUTE,
+			"INIT with SIGSTRUCT.ATTRIBUTES.DEBUG set for a non-debug enclave");
 	/* A bad SIGSTRUCT header: SGX_INVALID_SIG_STRUCT. */
-	ISGX_ASSERT(!isgx_sigstruct_make(&ss, &e.secs, mr, sgx_test_key(), err), "%s", err);
+	ISGX_ASSERT(!isgx_sigstruct_make(&ss, &e.secs, mr, isgx_test_key(), err), "%s", err);
 	ss.header[0] ^= 0x01;
-	SGX_EXPECT_RET(sgx_init(fd, e.base, &ss), SGX_INVALID_SIG_STRUCT,
-		       "INIT with a wrong SIGSTRUCT header");
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
-	sgx_expect_epc_all_free("after DESTROY", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, e.base, &ss), SGX_INVALID_SIG_STRUCT,
+			"INIT with a wrong SIGSTRUCT header");
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	isgx_expect_epc_all_free("after DESTROY", 2000);
+	isgx_test_finish(fd);
 }
 
 /* A CREATE that must fail with -EINVAL and change nothing. */
 static void expect_create_einval(int fd, const struct sgx_secs *secs, const char *what)
 {
-	long before = sgx_epc_free();
+	long before = isgx_epc_nr_free();
 	uint64_t addr = 0;
-	int64_t ret = sgx_create(fd, secs, &addr);
+	int64_t ret = isgx_ioc_create(fd, secs, &addr);
 
-	SGX_EXPECT_RET(ret, -EINVAL, "CREATE with %s", what);
+	ISGX_EXPECT_RET(ret, -EINVAL, "CREATE with %s", what);
 	if (!ret)
-		sgx_destroy(fd, addr);
+		isgx_ioc_destroy(fd, addr);
 	else if (before >= 0)
-		ISGX_EXPECT(sgx_epc_free() == before, "CREATE with %s: EPC free %ld -> %ld", what,
-			    before, sgx_epc_free());
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before,
+			       "CREATE with %s: EPC free %ld -> %ld", what,
+			       before, isgx_epc_nr_free());
 }
 
 ISGX_TEST(create_invalid_secs, 300)
 {
 	static struct sgx_secs valid, s;
 	uint64_t addr;
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
 	isgx_secs_init(&valid, 8 * PAGE, SGX_ATTR_MODE64BIT);
 
@@ -281,10 +282,10 @@ ISGX_TEST(create_invalid_secs, 300)
 #undef CASE
 
 	/* After all that, the same fd still creates a valid enclave. */
-	SGX_EXPECT_RET(sgx_create(fd, &valid, &addr), 0, "CREATE of a valid SECS");
-	SGX_EXPECT_RET(sgx_destroy(fd, addr), 0, "DESTROY");
-	sgx_expect_epc_all_free("after the refused CREATEs", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_ioc_create(fd, &valid, &addr), 0, "CREATE of a valid SECS");
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, addr), 0, "DESTROY");
+	isgx_expect_epc_all_free("after the refused CREATEs", 2000);
+	isgx_test_finish(fd);
 }
 
 /* An address nothing is mapped at. */
@@ -308,71 +309,71 @@ ISGX_TEST(bad_pointers_efault, 300)
 	struct sgx_secs secs;
 	void *hole = unmapped_page();
 	long before;
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
-	before = sgx_epc_free();
-	SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, NULL), -EFAULT,
-		       "CREATE with a NULL argument");
-	SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, hole), -EFAULT,
-		       "CREATE with an unmapped argument");
+	before = isgx_epc_nr_free();
+	ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, NULL), -EFAULT,
+			"CREATE with a NULL argument");
+	ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, hole), -EFAULT,
+			"CREATE with an unmapped argument");
 	cp.secs = (uintptr_t)hole;
-	SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, &cp), -EFAULT,
-		       "CREATE with an unmapped SECS");
+	ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, &cp), -EFAULT,
+			"CREATE with an unmapped SECS");
 	cp.secs = 0xffffffffff600000ULL;	/* a kernel address */
-	SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, &cp), -EFAULT,
-		       "CREATE with a kernel-address SECS");
+	ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_CREATE, &cp), -EFAULT,
+			"CREATE with a kernel-address SECS");
 	if (before >= 0)
-		ISGX_EXPECT(sgx_epc_free() == before, "EPC pages leaked by refused CREATEs");
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before, "EPC pages leaked by refused CREATEs");
 
 	isgx_layout_secs(l, &secs);
-	SGX_ASSERT_RET(isgx_enclave_create(&e, fd, &secs), 0, "%s", isgx_enclave_error(&e));
-	before = sgx_epc_free();
-	SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_ADD_PAGE, NULL), -EFAULT,
-		       "ADD_PAGE with a NULL argument");
-	SGX_EXPECT_RET(sgx_add(fd, e.base + 2 * PAGE, hole, &si, 0), -EFAULT,
-		       "ADD_PAGE from an unmapped source");
-	SGX_EXPECT_RET(sgx_add(fd, e.base + 2 * PAGE, page, hole, 0), -EFAULT,
-		       "ADD_PAGE with an unmapped SECINFO");
-	SGX_EXPECT_RET(sgx_add(fd, e.base + 2 * PAGE, NULL, &si, 0), -EFAULT,
-		       "ADD_PAGE from source NULL");
+	ISGX_ASSERT_RET(isgx_enclave_create(&e, fd, &secs), 0, "%s", isgx_enclave_error(&e));
+	before = isgx_epc_nr_free();
+	ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_ADD_PAGE, NULL), -EFAULT,
+			"ADD_PAGE with a NULL argument");
+	ISGX_EXPECT_RET(isgx_ioc_add(fd, e.base + 2 * PAGE, hole, &si, 0), -EFAULT,
+			"ADD_PAGE from an unmapped source");
+	ISGX_EXPECT_RET(isgx_ioc_add(fd, e.base + 2 * PAGE, page, hole, 0), -EFAULT,
+			"ADD_PAGE with an unmapped SECINFO");
+	ISGX_EXPECT_RET(isgx_ioc_add(fd, e.base + 2 * PAGE, NULL, &si, 0), -EFAULT,
+			"ADD_PAGE from source NULL");
 	if (before >= 0)
-		ISGX_EXPECT(sgx_epc_free() == before, "EPC pages leaked by refused ADD_PAGEs");
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before, "EPC pages leaked by refused ADD_PAGEs");
 
-	SGX_ASSERT_RET(isgx_enclave_add_layout(&e, l), 0, "%s", isgx_enclave_error(&e));
-	ISGX_ASSERT(!isgx_enclave_sign(&e, sgx_test_key(), &ss), "%s", isgx_enclave_error(&e));
+	ISGX_ASSERT_RET(isgx_enclave_add_layout(&e, l), 0, "%s", isgx_enclave_error(&e));
+	ISGX_ASSERT(!isgx_enclave_sign(&e, isgx_test_key(), &ss), "%s", isgx_enclave_error(&e));
 	{
 		struct sgx_init_param ip = {
 			.addr = e.base, .sigstruct = (uintptr_t)hole, .einittoken = (uintptr_t)page,
 		};
 
-		SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_INIT, NULL), -EFAULT,
-			       "INIT with a NULL argument");
-		SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_INIT, &ip), -EFAULT,
-			       "INIT with an unmapped SIGSTRUCT");
+		ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_INIT, NULL), -EFAULT,
+				"INIT with a NULL argument");
+		ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_INIT, &ip), -EFAULT,
+				"INIT with an unmapped SIGSTRUCT");
 		ip.sigstruct = (uintptr_t)&ss;
 		ip.einittoken = (uintptr_t)hole;
-		SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_INIT, &ip), -EFAULT,
-			       "INIT with an unmapped EINITTOKEN");
+		ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_INIT, &ip), -EFAULT,
+				"INIT with an unmapped EINITTOKEN");
 	}
-	SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_DESTROY, NULL), -EFAULT,
-		       "DESTROY with a NULL argument");
-	SGX_EXPECT_RET(isgx_enclave_init(&e, &ss, NULL), 0, "after the EFAULTs: %s",
-		       isgx_enclave_error(&e));
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
-	sgx_expect_epc_all_free("after DESTROY", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_DESTROY, NULL), -EFAULT,
+			"DESTROY with a NULL argument");
+	ISGX_EXPECT_RET(isgx_enclave_init(&e, &ss, NULL), 0, "after the EFAULTs: %s",
+			isgx_enclave_error(&e));
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	isgx_expect_epc_all_free("after DESTROY", 2000);
+	isgx_test_finish(fd);
 }
 
 /* An ADD_PAGE that must fail with @want and change nothing. */
 static void expect_add(int fd, uint64_t addr, const void *src, const struct sgx_secinfo *si,
 		       uint32_t flags, int64_t want, const char *what)
 {
-	long before = sgx_epc_free();
+	long before = isgx_epc_nr_free();
 
-	SGX_EXPECT_RET(sgx_add(fd, addr, src, si, flags), want, "ADD_PAGE %s", what);
+	ISGX_EXPECT_RET(isgx_ioc_add(fd, addr, src, si, flags), want, "ADD_PAGE %s", what);
 	if (before >= 0)
-		ISGX_EXPECT(sgx_epc_free() == before, "ADD_PAGE %s: EPC free %ld -> %ld", what,
-			    before, sgx_epc_free());
+		ISGX_EXPECT_EQ(isgx_epc_nr_free(), before, "ADD_PAGE %s: EPC free %ld -> %ld", what,
+			       before, isgx_epc_nr_free());
 }
 
 ISGX_TEST(add_page_invalid, 300)
@@ -387,10 +388,10 @@ ISGX_TEST(add_page_invalid, 300)
 	struct sgx_secs secs;
 	uint64_t base, free_slot, size = isgx_layout_size(l);
 	int64_t ret;
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
 	isgx_layout_secs(l, &secs);
-	SGX_ASSERT_RET(isgx_enclave_create(&e, fd, &secs), 0, "%s", isgx_enclave_error(&e));
+	ISGX_ASSERT_RET(isgx_enclave_create(&e, fd, &secs), 0, "%s", isgx_enclave_error(&e));
 	base = e.base;
 	free_slot = base + (uint64_t)l->nr_pages * PAGE;	/* inside, never added */
 	memset(page, 0xa5, sizeof(page));
@@ -407,7 +408,7 @@ ISGX_TEST(add_page_invalid, 300)
 	for (int k = 0; k < 2; k++) {
 		uint64_t a = k ? base + size : base - PAGE;
 
-		ret = sgx_add(fd, a, page, SI(SGX_SECINFO_REG | SGX_SECINFO_R), 0);
+		ret = isgx_ioc_add(fd, a, page, SI(SGX_SECINFO_REG | SGX_SECINFO_R), 0);
 		ISGX_EXPECT(ret == -EINVAL || ret == -ENOENT,
 			    "ADD_PAGE at base%s: got %" PRId64 ", want EINVAL (or ENOENT)",
 			    k ? "+SIZE" : "-0x1000", ret);
@@ -444,8 +445,8 @@ ISGX_TEST(add_page_invalid, 300)
 			.secinfo = (uintptr_t)SI(SGX_SECINFO_REG | SGX_SECINFO_R), .reserved = 1,
 		};
 
-		SGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_ADD_PAGE, &p), -EINVAL,
-			       "ADD_PAGE with non-zero reserved");
+		ISGX_EXPECT_RET(isgx_ioctl(fd, SGX_IOC_ENCLAVE_ADD_PAGE, &p), -EINVAL,
+				"ADD_PAGE with non-zero reserved");
 	}
 
 	/* TCS pages: start from the layout's valid TCS and break one field. */
@@ -470,8 +471,8 @@ ISGX_TEST(add_page_invalid, 300)
 	/* The first half of the layout, then each of those again: EEXIST. */
 	for (unsigned int i = 0; i < 3; i++) {
 		isgx_layout_page(l, i, &lp, page);
-		SGX_ASSERT_RET(isgx_enclave_add(&e, lp.offset, page, lp.secinfo, lp.add_flags), 0,
-			       "%s", isgx_enclave_error(&e));
+		ISGX_ASSERT_RET(isgx_enclave_add(&e, lp.offset, page, lp.secinfo, lp.add_flags), 0,
+				"%s", isgx_enclave_error(&e));
 	}
 	for (unsigned int i = 0; i < 3; i++) {
 		isgx_layout_page(l, i, &lp, page);
@@ -483,38 +484,38 @@ ISGX_TEST(add_page_invalid, 300)
 	/* The rest; INIT proves that no refused page reached the measurement. */
 	for (unsigned int i = 3; i < l->nr_pages; i++) {
 		isgx_layout_page(l, i, &lp, page);
-		SGX_ASSERT_RET(isgx_enclave_add(&e, lp.offset, page, lp.secinfo, lp.add_flags), 0,
-			       "%s", isgx_enclave_error(&e));
+		ISGX_ASSERT_RET(isgx_enclave_add(&e, lp.offset, page, lp.secinfo, lp.add_flags), 0,
+				"%s", isgx_enclave_error(&e));
 	}
-	ISGX_ASSERT(!isgx_enclave_sign(&e, sgx_test_key(), &ss), "%s", isgx_enclave_error(&e));
-	SGX_ASSERT_RET(isgx_enclave_init(&e, &ss, NULL), 0, "%s", isgx_enclave_error(&e));
+	ISGX_ASSERT(!isgx_enclave_sign(&e, isgx_test_key(), &ss), "%s", isgx_enclave_error(&e));
+	ISGX_ASSERT_RET(isgx_enclave_init(&e, &ss, NULL), 0, "%s", isgx_enclave_error(&e));
 	expect_page_contents(&e, l, 2);
 
 	/* Initialised: no more pages, no second INIT. */
 	memset(page, 0, sizeof(page));
 	expect_add(fd, free_slot, page, SI(SGX_SECINFO_REG | SGX_SECINFO_R), 0, -EPERM,
 		   "after INIT");
-	SGX_EXPECT_RET(sgx_init(fd, base, &ss), -EPERM, "INIT twice");
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, base, &ss), -EPERM, "INIT twice");
 
 	/* No enclave starts at these addresses. */
-	SGX_EXPECT_RET(sgx_init(fd, base + PAGE, &ss), -ENOENT, "INIT at base+0x1000");
-	SGX_EXPECT_RET(sgx_destroy(fd, base + PAGE), -ENOENT, "DESTROY at base+0x1000");
-	SGX_EXPECT_RET(sgx_destroy(fd, 0x12345000), -ENOENT, "DESTROY at 0x12345000");
-	SGX_EXPECT_RET(sgx_destroy(fd, 0), -ENOENT, "DESTROY at 0");
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, base + PAGE, &ss), -ENOENT, "INIT at base+0x1000");
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, base + PAGE), -ENOENT, "DESTROY at base+0x1000");
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, 0x12345000), -ENOENT, "DESTROY at 0x12345000");
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, 0), -ENOENT, "DESTROY at 0");
 
 	/* Unknown ioctl numbers, also the right magic with a wrong size. */
-	SGX_EXPECT_RET(isgx_ioctl(fd, _IO(SGX_MAGIC, 0x7f), NULL), -ENOTTY, "ioctl 'p' 0x7f");
-	SGX_EXPECT_RET(isgx_ioctl(fd, _IO(SGX_MAGIC, 0x05), NULL), -ENOTTY, "ioctl 'p' 0x05");
-	SGX_EXPECT_RET(isgx_ioctl(fd, _IOW(SGX_MAGIC, 0x03, uint32_t), page), -ENOTTY,
-		       "ADD_PAGE's number with a 4-byte size");
-	SGX_EXPECT_RET(isgx_ioctl(fd, _IOWR('q', 0x02, struct sgx_create_param), page), -ENOTTY,
-		       "CREATE's number with another magic");
+	ISGX_EXPECT_RET(isgx_ioctl(fd, _IO(SGX_MAGIC, 0x7f), NULL), -ENOTTY, "ioctl 'p' 0x7f");
+	ISGX_EXPECT_RET(isgx_ioctl(fd, _IO(SGX_MAGIC, 0x05), NULL), -ENOTTY, "ioctl 'p' 0x05");
+	ISGX_EXPECT_RET(isgx_ioctl(fd, _IOW(SGX_MAGIC, 0x03, uint32_t), page), -ENOTTY,
+			"ADD_PAGE's number with a 4-byte size");
+	ISGX_EXPECT_RET(isgx_ioctl(fd, _IOWR('q', 0x02, struct sgx_create_param), page), -ENOTTY,
+			"CREATE's number with another magic");
 
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
-	SGX_EXPECT_RET(sgx_destroy(fd, base), -ENOENT, "DESTROY twice");
-	SGX_EXPECT_RET(sgx_init(fd, base, &ss), -ENOENT, "INIT after DESTROY");
-	sgx_expect_epc_all_free("after DESTROY", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, base), -ENOENT, "DESTROY twice");
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, base, &ss), -ENOENT, "INIT after DESTROY");
+	isgx_expect_epc_all_free("after DESTROY", 2000);
+	isgx_test_finish(fd);
 #undef SI
 }
 
@@ -533,14 +534,14 @@ ISGX_TEST(epcm_permissions_bound_ptes, 300)
 	struct sgx_sigstruct ss;
 	struct isgx_enclave e;
 	uint64_t v;
-	int fd = sgx_test_start(NULL), sig;
+	int fd = isgx_test_start(NULL), sig;
 
 	/* std_layout plus page 6: REG with neither R, W nor X. */
-	sgx_build_uninit(&e, fd, l);
+	isgx_build_uninit(&e, fd, l);
 	memset(none, 0x6e, sizeof(none));
-	ISGX_ASSERT(isgx_enclave_add(&e, 6 * PAGE, none, SGX_SECINFO_REG, 0) == 0, "%s",
-		    isgx_enclave_error(&e));
-	ISGX_ASSERT(!isgx_enclave_sign(&e, sgx_test_key(), &ss) && !isgx_enclave_init(&e, &ss, NULL),
+	ISGX_ASSERT_EQ(isgx_enclave_add(&e, 6 * PAGE, none, SGX_SECINFO_REG, 0), 0, "%s",
+		       isgx_enclave_error(&e));
+	ISGX_ASSERT(!isgx_enclave_sign(&e, isgx_test_key(), &ss) && !isgx_enclave_init(&e, &ss, NULL),
 		    "%s", isgx_enclave_error(&e));
 
 	/* Pages 3 (R) and 4 (RX): read, then write. */
@@ -548,13 +549,14 @@ ISGX_TEST(epcm_permissions_bound_ptes, 300)
 		uint64_t *p = isgx_enclave_ptr(&e, (uint64_t)i * PAGE);
 
 		expected_page(l, i, want);
-		sig = sgx_probe_read(p, &v);
+		sig = isgx_probe_read(p, &v);
 		ISGX_EXPECT(!sig && v == *(uint64_t *)want, "page %u: read %#" PRIx64 ", signal %d",
 			    i, v, sig);
 		for (int k = 0; k < 2; k++) {
-			sig = sgx_probe_write(p + k, 0xbadULL);
-			ISGX_EXPECT(sig == SIGBUS, "page %u: write %d after a read: signal %d (%s), want SIGBUS",
-				    i, k + 1, sig, sig ? strsignal(sig) : "none: written");
+			sig = isgx_probe_write(p + k, 0xbadULL);
+			ISGX_EXPECT_EQ(sig, SIGBUS,
+				       "page %u: write %d after a read: signal %d (%s), want SIGBUS",
+				       i, k + 1, sig, sig ? strsignal(sig) : "none: written");
 		}
 		expect_page_contents(&e, l, i);
 		ISGX_EXPECT(mprotect(p, PAGE, PROT_READ | PROT_WRITE) < 0 && errno == EACCES,
@@ -564,18 +566,19 @@ ISGX_TEST(epcm_permissions_bound_ptes, 300)
 
 	/* Page 6: every access, the first and the next, is SIGBUS. */
 	for (int k = 0; k < 2; k++) {
-		sig = sgx_probe_read(isgx_enclave_ptr(&e, 6 * PAGE), &v);
-		ISGX_EXPECT(sig == SIGBUS, "page without permissions: read %d: signal %d, value %#" PRIx64
-			    ", want SIGBUS", k + 1, sig, sig ? 0 : v);
+		sig = isgx_probe_read(isgx_enclave_ptr(&e, 6 * PAGE), &v);
+		ISGX_EXPECT_EQ(sig, SIGBUS,
+			       "page without permissions: read %d: signal %d, value %#" PRIx64
+			       ", want SIGBUS", k + 1, sig, sig ? 0 : v);
 	}
-	sig = sgx_probe_write(isgx_enclave_ptr(&e, 6 * PAGE), 0xbadULL);
-	ISGX_EXPECT(sig == SIGBUS, "page without permissions: write: signal %d, want SIGBUS", sig);
+	sig = isgx_probe_write(isgx_enclave_ptr(&e, 6 * PAGE), 0xbadULL);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "page without permissions: write: signal %d, want SIGBUS", sig);
 
 	/* The RW pages are still readable and writable. */
 	expect_write_read(&e, 2);
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
-	sgx_expect_epc_all_free("after DESTROY", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	isgx_expect_epc_all_free("after DESTROY", 2000);
+	isgx_test_finish(fd);
 }
 
 /* Failures of a forked child, reported through its exit status. */
@@ -594,7 +597,7 @@ static bool wait_child(pid_t pid, char *how)
 {
 	int status;
 
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid: %s", strerror(errno));
 	if (WIFSIGNALED(status))
 		snprintf(how, 64, "killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
@@ -611,34 +614,34 @@ ISGX_TEST(fork_child_cannot_use_enclave, 300)
 	uint64_t v;
 	pid_t pid;
 	char how[64];
-	int fd = sgx_test_start(NULL), sig;
+	int fd = isgx_test_start(NULL), sig;
 
-	sgx_build(&e, fd, l, &ss);
+	isgx_build(&e, fd, l, &ss);
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		static uint8_t page[PAGE];
 		struct sgx_secinfo si = { .flags = SGX_SECINFO_REG | SGX_SECINFO_R };
 		int64_t r;
 
-		r = sgx_destroy(fd, e.base);
+		r = isgx_ioc_destroy(fd, e.base);
 		CHILD_EXPECT(r == -ENOENT, "DESTROY of the parent's enclave: %" PRId64 ", want ENOENT", r);
-		r = sgx_init(fd, e.base, &ss);
+		r = isgx_ioc_init(fd, e.base, &ss);
 		CHILD_EXPECT(r == -ENOENT, "INIT of the parent's enclave: %" PRId64 ", want ENOENT", r);
-		r = sgx_add(fd, e.base + 6 * PAGE, page, &si, 0);
+		r = isgx_ioc_add(fd, e.base + 6 * PAGE, page, &si, 0);
 		CHILD_EXPECT(r == -ENOENT, "ADD_PAGE to the parent's enclave: %" PRId64 ", want ENOENT", r);
 		/*
 		 * The mapping is VM_DONTCOPY: a copied VM_PFNMAP mapping would
 		 * carry the parent's PTEs to its EPC pages into the child, so
 		 * the child gets no mapping at all and an access is SIGSEGV.
 		 */
-		CHILD_EXPECT(!sgx_mapped(isgx_enclave_ptr(&e, 0), isgx_layout_size(l)),
+		CHILD_EXPECT(!isgx_mapped(isgx_enclave_ptr(&e, 0), isgx_layout_size(l)),
 			     "the enclave range is mapped in the child");
-		sig = sgx_probe_read(isgx_enclave_ptr(&e, 2 * PAGE), &v);
+		sig = isgx_probe_read(isgx_enclave_ptr(&e, 2 * PAGE), &v);
 		CHILD_EXPECT(sig == SIGSEGV, "reading the enclave range: signal %d (%s), want SIGSEGV",
 			     sig, sig ? strsignal(sig) : "none");
-		sig = sgx_probe_write(isgx_enclave_ptr(&e, 2 * PAGE), 1);
+		sig = isgx_probe_write(isgx_enclave_ptr(&e, 2 * PAGE), 1);
 		CHILD_EXPECT(sig == SIGSEGV, "writing the enclave range: signal %d, want SIGSEGV", sig);
 		fflush(stdout);
 		_exit(child_failures);
@@ -648,10 +651,10 @@ ISGX_TEST(fork_child_cannot_use_enclave, 300)
 	/* The parent's enclave survived the child and its exit. */
 	expect_page_contents(&e, l, 2);
 	expect_write_read(&e, 5);
-	SGX_EXPECT_RET(sgx_init(fd, e.base, &ss), -EPERM, "INIT after the child (initialised)");
-	SGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
-	sgx_expect_epc_all_free("after DESTROY", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, e.base, &ss), -EPERM, "INIT after the child (initialised)");
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&e), 0, "%s", isgx_enclave_error(&e));
+	isgx_expect_epc_all_free("after DESTROY", 2000);
+	isgx_test_finish(fd);
 }
 
 /*
@@ -664,27 +667,27 @@ ISGX_TEST(destroy_spares_mappings_in_a_hole, 300)
 	const struct isgx_layout *l = &std_layout;
 	struct sgx_sigstruct ss;
 	struct isgx_enclave e;
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 	uint64_t *hole, v = 0;
 	int sig;
 
-	sgx_build(&e, fd, l, &ss);
+	isgx_build(&e, fd, l, &ss);
 	hole = isgx_enclave_ptr(&e, 2 * PAGE);
 	ISGX_ASSERT(!munmap(hole, PAGE), "munmap of page 2: %s", strerror(errno));
 	ISGX_ASSERT(mmap(hole, PAGE, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == hole,
 		    "an anonymous page in the hole: %s", strerror(errno));
 	*hole = 0x5eed;
-	SGX_EXPECT_RET(sgx_destroy(fd, e.base), 0, "DESTROY of the holed enclave");
-	sig = sgx_probe_read(hole, &v);
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, e.base), 0, "DESTROY of the holed enclave");
+	sig = isgx_probe_read(hole, &v);
 	ISGX_EXPECT(sig == 0 && v == 0x5eed,
 		    "the anonymous page in the hole after DESTROY: signal %d, value %#llx, want 0x5eed",
 		    sig, (unsigned long long)v);
-	ISGX_EXPECT(!sgx_mapped(isgx_enclave_ptr(&e, 0), PAGE), "page 0 still mapped after DESTROY");
-	sgx_expect_epc_all_free("after DESTROY", 2000);
+	ISGX_EXPECT(!isgx_mapped(isgx_enclave_ptr(&e, 0), PAGE), "page 0 still mapped after DESTROY");
+	isgx_expect_epc_all_free("after DESTROY", 2000);
 	munmap(hole, PAGE);
 	isgx_enclave_forget(&e);
-	sgx_test_finish(fd);
+	isgx_test_finish(fd);
 }
 
 ISGX_TEST(munmap_and_exit_release_epc, 300)
@@ -695,49 +698,49 @@ ISGX_TEST(munmap_and_exit_release_epc, 300)
 	struct isgx_enclave e;
 	pid_t pid;
 	char how[64];
-	int fd = sgx_test_start(NULL);
+	int fd = isgx_test_start(NULL);
 
 	/* Part of the range, then the rest. */
-	sgx_build(&e, fd, l, &ss);
+	isgx_build(&e, fd, l, &ss);
 	ISGX_EXPECT(!munmap(isgx_enclave_ptr(&e, 0), size / 2), "munmap of the first half: %s",
 		    strerror(errno));
 	ISGX_EXPECT(!munmap(isgx_enclave_ptr(&e, size / 2), size / 2),
 		    "munmap of the second half: %s", strerror(errno));
-	sgx_expect_epc_all_free("after munmap of both halves", 2000);
-	SGX_EXPECT_RET(sgx_destroy(fd, e.base), -ENOENT, "DESTROY after munmap");
+	isgx_expect_epc_all_free("after munmap of both halves", 2000);
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, e.base), -ENOENT, "DESTROY after munmap");
 	isgx_enclave_forget(&e);
 
 	/* The middle pages first, then the rest around them. */
-	sgx_build(&e, fd, l, &ss);
+	isgx_build(&e, fd, l, &ss);
 	ISGX_EXPECT(!munmap(isgx_enclave_ptr(&e, 2 * PAGE), 2 * PAGE), "munmap of pages 2-3: %s",
 		    strerror(errno));
 	ISGX_EXPECT(!munmap(isgx_enclave_ptr(&e, 0), size), "munmap of the whole range: %s",
 		    strerror(errno));
-	sgx_expect_epc_all_free("after munmap of the middle, then all", 2000);
+	isgx_expect_epc_all_free("after munmap of the middle, then all", 2000);
 	isgx_enclave_forget(&e);
 
 	/* The whole range at once. */
-	sgx_build(&e, fd, l, &ss);
+	isgx_build(&e, fd, l, &ss);
 	ISGX_EXPECT(!munmap(isgx_enclave_ptr(&e, 0), size), "munmap: %s", strerror(errno));
-	sgx_expect_epc_all_free("after munmap", 2000);
-	SGX_EXPECT_RET(sgx_destroy(fd, e.base), -ENOENT, "DESTROY after munmap");
+	isgx_expect_epc_all_free("after munmap", 2000);
+	ISGX_EXPECT_RET(isgx_ioc_destroy(fd, e.base), -ENOENT, "DESTROY after munmap");
 	isgx_enclave_forget(&e);
 
 	/* An enclave never initialised. */
-	sgx_build_uninit(&e, fd, l);
+	isgx_build_uninit(&e, fd, l);
 	ISGX_EXPECT(!munmap(isgx_enclave_ptr(&e, 0), size), "munmap: %s", strerror(errno));
-	sgx_expect_epc_all_free("after munmap of an uninitialised enclave", 2000);
+	isgx_expect_epc_all_free("after munmap of an uninitialised enclave", 2000);
 	isgx_enclave_forget(&e);
 
 	/* A process that exits without DESTROY, one enclave initialised, one not. */
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		int cfd = open("/dev/sgx", O_RDWR);
 		struct isgx_enclave e2;
 
-		if (cfd < 0 || isgx_enclave_build(&e, cfd, l, sgx_test_key(), &ss) ||
+		if (cfd < 0 || isgx_enclave_build(&e, cfd, l, isgx_test_key(), &ss) ||
 		    isgx_enclave_create(&e2, cfd, &e.secs)) {
 			printf("# child: %s\n", cfd < 0 ? strerror(errno) : isgx_enclave_error(&e));
 			_exit(1);
@@ -745,8 +748,8 @@ ISGX_TEST(munmap_and_exit_release_epc, 300)
 		_exit(0);	/* no DESTROY, no close */
 	}
 	ISGX_EXPECT(wait_child(pid, how), "the child failed: %s", how);
-	sgx_expect_epc_all_free("after a process exited without DESTROY", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after a process exited without DESTROY", 2000);
+	isgx_test_finish(fd);
 }
 
 /* A child holding an initialised enclave of @l until told to check and go. */
@@ -763,7 +766,7 @@ static void holder_start(struct holder *h, const struct isgx_layout *l)
 	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe: %s", strerror(errno));
 	fflush(stdout);
 	h->pid = fork();
-	ISGX_ASSERT(h->pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(h->pid, 0, "fork: %s", strerror(errno));
 	if (h->pid == 0) {
 		struct sgx_sigstruct ss;
 		struct isgx_enclave e;
@@ -772,7 +775,7 @@ static void holder_start(struct holder *h, const struct isgx_layout *l)
 
 		close(up[0]);
 		close(down[1]);
-		if (cfd < 0 || isgx_enclave_build(&e, cfd, l, sgx_test_key(), &ss)) {
+		if (cfd < 0 || isgx_enclave_build(&e, cfd, l, isgx_test_key(), &ss)) {
 			printf("# holder: %s\n", cfd < 0 ? strerror(errno) : isgx_enclave_error(&e));
 			_exit(1);
 		}
@@ -792,16 +795,16 @@ static void holder_start(struct holder *h, const struct isgx_layout *l)
 	close(up[1]);
 	close(down[0]);
 	h->go = down[1];
-	ISGX_ASSERT(read(up[0], &h->base, sizeof(h->base)) == sizeof(h->base),
-		    "the child could not build its enclave");
+	ISGX_ASSERT_EQ(read(up[0], &h->base, sizeof(h->base)), sizeof(h->base),
+		       "the child could not build its enclave");
 	close(up[0]);
 }
 
 static bool holder_finish(struct holder *h, const uint64_t *written, char *how)
 {
 	if (written)
-		ISGX_EXPECT(write(h->go, written, 2 * sizeof(uint64_t)) == 2 * sizeof(uint64_t),
-			    "pipe write");
+		ISGX_EXPECT_EQ(write(h->go, written, 2 * sizeof(uint64_t)), 2 * sizeof(uint64_t),
+			       "pipe write");
 	close(h->go);
 	return wait_child(h->pid, how);
 }
@@ -813,7 +816,7 @@ static int open_mem(pid_t pid)
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	fd = open(path, O_RDWR);
-	ISGX_ASSERT(fd >= 0, "open %s: %s", path, strerror(errno));
+	ISGX_ASSERT_GE(fd, 0, "open %s: %s", path, strerror(errno));
 	return fd;
 }
 
@@ -839,7 +842,7 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	ssize_t n;
 	long word;
 	char how[64];
-	int fd = sgx_test_start(NULL), mem;
+	int fd = isgx_test_start(NULL), mem;
 
 	holder_start(&h, &l);
 	mem = open_mem(h.pid);
@@ -849,7 +852,8 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	for (unsigned int i = 2; i < 5; i++) {
 		expected_page(&l, i, want);
 		n = pread(mem, got, PAGE, h.base + (uint64_t)i * PAGE);
-		ISGX_EXPECT(n == PAGE, "pread of page %u: %zd (%s)", i, n, n < 0 ? strerror(errno) : "");
+		ISGX_EXPECT_EQ(n, PAGE,
+			       "pread of page %u: %zd (%s)", i, n, n < 0 ? strerror(errno) : "");
 		ISGX_EXPECT(n != PAGE || !memcmp(got, want, PAGE), "pread of page %u: wrong bytes", i);
 	}
 	/* An unaligned, odd-sized read crossing words. */
@@ -858,7 +862,7 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	ISGX_EXPECT(n == 13 && !memcmp(got, want + 5, 13), "pread of 13 bytes at +5: %zd", n);
 
 	n = pwrite(mem, &written[1], 8, rw + 0x100);
-	ISGX_EXPECT(n == 8, "pwrite to the RW page: %zd (%s)", n, n < 0 ? strerror(errno) : "");
+	ISGX_EXPECT_EQ(n, 8, "pwrite to the RW page: %zd (%s)", n, n < 0 ? strerror(errno) : "");
 	n = pread(mem, &v, 8, rw + 0x100);
 	ISGX_EXPECT(n == 8 && v == written[1], "pread after pwrite: %#" PRIx64, v);
 
@@ -887,7 +891,7 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	ISGX_EXPECT(n == SGX_TCS_DEBUG_READ_SIZE && !memcmp(got, want, SGX_TCS_DEBUG_READ_SIZE),
 		    "pread of TCS bytes 0-71: %zd (%s)", n, n < 0 ? strerror(errno) : "");
 	n = pwrite(mem, &one, 8, h.base + 8);
-	ISGX_EXPECT(n == 8, "pwrite of TCS.FLAGS: %zd (%s)", n, n < 0 ? strerror(errno) : "");
+	ISGX_EXPECT_EQ(n, 8, "pwrite of TCS.FLAGS: %zd (%s)", n, n < 0 ? strerror(errno) : "");
 	n = pread(mem, &v, 8, h.base + 8);
 	ISGX_EXPECT(n == 8 && v == 1, "TCS.FLAGS after writing DBGOPTIN: %#" PRIx64, v);
 	for (unsigned int off = 0; off < SGX_TCS_DEBUG_READ_SIZE; off += 8) {
@@ -906,8 +910,8 @@ ISGX_TEST(ptrace_debug_enclave, 300)
 	close(mem);
 	ISGX_EXPECT(holder_finish(&h, written, how), "the tracee failed: %s (its failures above)",
 		    how);
-	sgx_expect_epc_all_free("after the tracee exited", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the tracee exited", 2000);
+	isgx_test_finish(fd);
 }
 
 ISGX_TEST(ptrace_nondebug_enclave_refused, 300)
@@ -917,7 +921,7 @@ ISGX_TEST(ptrace_nondebug_enclave_refused, 300)
 	struct holder h;
 	ssize_t n;
 	char how[64];
-	int fd = sgx_test_start(NULL), mem;
+	int fd = isgx_test_start(NULL), mem;
 
 	holder_start(&h, &l);
 	mem = open_mem(h.pid);
@@ -940,8 +944,8 @@ ISGX_TEST(ptrace_nondebug_enclave_refused, 300)
 	detach(h.pid);
 	close(mem);
 	ISGX_EXPECT(holder_finish(&h, NULL, how), "the holder failed: %s", how);
-	sgx_expect_epc_all_free("after the holder exited", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the holder exited", 2000);
+	isgx_test_finish(fd);
 }
 
 static bool power_loss(void)
@@ -951,7 +955,7 @@ static bool power_loss(void)
 
 	if (fd < 0 && errno == ENOENT)
 		isgx_skip("no power_loss parameter (not the emu backend)");
-	ISGX_ASSERT(fd >= 0, "open power_loss: %s", strerror(errno));
+	ISGX_ASSERT_GE(fd, 0, "open power_loss: %s", strerror(errno));
 	ok = write(fd, "1", 1) == 1;
 	if (!ok && errno == ENODEV)
 		isgx_skip("power_loss: ENODEV (hw backend)");
@@ -970,58 +974,58 @@ ISGX_TEST(power_loss_kills_enclaves, 300)
 	struct sgx_sigstruct ss, ss_open;
 	char name[ISGX_RET_NAME_LEN];
 	int64_t r;
-	int fd = sgx_test_start(NULL), sig;
+	int fd = isgx_test_start(NULL), sig;
 
-	sgx_build(&live, fd, l, &ss);
+	isgx_build(&live, fd, l, &ss);
 	expect_page_contents(&live, l, 2);	/* mapped before the loss */
-	sgx_build_uninit(&open_, fd, l);
-	ISGX_ASSERT(!isgx_enclave_sign(&open_, sgx_test_key(), &ss_open), "%s",
+	isgx_build_uninit(&open_, fd, l);
+	ISGX_ASSERT(!isgx_enclave_sign(&open_, isgx_test_key(), &ss_open), "%s",
 		    isgx_enclave_error(&open_));
-	sgx_build(&unmapped, fd, l, &ss);
+	isgx_build(&unmapped, fd, l, &ss);
 
 	power_loss();
 
-	SGX_EXPECT_RET(sgx_add(fd, open_.base + 6 * PAGE, page, &si, 0), SGX_POWER_LOST_ENCLAVE,
-		       "ADD_PAGE after power loss");
-	SGX_EXPECT_RET(sgx_init(fd, open_.base, &ss_open), SGX_POWER_LOST_ENCLAVE,
-		       "INIT after power loss");
+	ISGX_EXPECT_RET(isgx_ioc_add(fd, open_.base + 6 * PAGE, page, &si, 0), SGX_POWER_LOST_ENCLAVE,
+			"ADD_PAGE after power loss");
+	ISGX_EXPECT_RET(isgx_ioc_init(fd, open_.base, &ss_open), SGX_POWER_LOST_ENCLAVE,
+			"INIT after power loss");
 	/* An initialised enclave: EPERM or the loss; the table allows both. */
-	r = sgx_init(fd, live.base, &ss);
+	r = isgx_ioc_init(fd, live.base, &ss);
 	ISGX_EXPECT(r == SGX_POWER_LOST_ENCLAVE || r == -EPERM,
 		    "INIT of an initialised enclave after power loss: %s",
 		    isgx_ret_name(r, name));
 	isgx_note("INIT of an initialised enclave after power loss: %s", isgx_ret_name(r, name));
-	sig = sgx_probe_read(isgx_enclave_ptr(&live, 2 * PAGE), &v);
-	ISGX_EXPECT(sig == SIGBUS, "reading a lost enclave: signal %d (%s), value %#" PRIx64
-		    ", want SIGBUS", sig, sig ? strsignal(sig) : "none", sig ? 0 : v);
-	sig = sgx_probe_write(isgx_enclave_ptr(&live, 5 * PAGE), 7);
-	ISGX_EXPECT(sig == SIGBUS, "writing a lost enclave: signal %d, want SIGBUS", sig);
-	sig = sgx_probe_read(isgx_enclave_ptr(&open_, 2 * PAGE), &v);
-	ISGX_EXPECT(sig == SIGBUS, "reading a lost uninitialised enclave: signal %d, want SIGBUS",
-		    sig);
+	sig = isgx_probe_read(isgx_enclave_ptr(&live, 2 * PAGE), &v);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "reading a lost enclave: signal %d (%s), value %#" PRIx64
+		       ", want SIGBUS", sig, sig ? strsignal(sig) : "none", sig ? 0 : v);
+	sig = isgx_probe_write(isgx_enclave_ptr(&live, 5 * PAGE), 7);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "writing a lost enclave: signal %d, want SIGBUS", sig);
+	sig = isgx_probe_read(isgx_enclave_ptr(&open_, 2 * PAGE), &v);
+	ISGX_EXPECT_EQ(sig, SIGBUS, "reading a lost uninitialised enclave: signal %d, want SIGBUS",
+		       sig);
 
 	/* "The enclave is dead; destroy it": DESTROY and munmap free everything. */
 	for (int k = 0; k < 2; k++) {
 		struct isgx_enclave *e = k ? &open_ : &live;
 
-		r = sgx_destroy(fd, e->base);
+		r = isgx_ioc_destroy(fd, e->base);
 		ISGX_EXPECT(r == 0 || r == SGX_POWER_LOST_ENCLAVE, "DESTROY of a lost enclave: %s",
 			    isgx_ret_name(r, name));
 		if (r)
 			isgx_note("DESTROY of a lost enclave returned %s", isgx_ret_name(r, name));
-		SGX_EXPECT_RET(sgx_destroy(fd, e->base), -ENOENT, "DESTROY of a lost enclave twice");
+		ISGX_EXPECT_RET(isgx_ioc_destroy(fd, e->base), -ENOENT, "DESTROY of a lost enclave twice");
 		isgx_enclave_forget(e);
 	}
 	ISGX_EXPECT(!munmap(isgx_enclave_ptr(&unmapped, 0), size), "munmap: %s", strerror(errno));
 	isgx_enclave_forget(&unmapped);
-	sgx_expect_epc_all_free("after power loss and teardown", 2000);
+	isgx_expect_epc_all_free("after power loss and teardown", 2000);
 
 	/* Life goes on: a new enclave builds, initialises and reads back. */
-	sgx_build(&live, fd, l, &ss);
+	isgx_build(&live, fd, l, &ss);
 	expect_page_contents(&live, l, 2);
-	SGX_EXPECT_RET(isgx_enclave_destroy(&live), 0, "%s", isgx_enclave_error(&live));
-	sgx_expect_epc_all_free("after the new enclave", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&live), 0, "%s", isgx_enclave_error(&live));
+	isgx_expect_epc_all_free("after the new enclave", 2000);
+	isgx_test_finish(fd);
 }
 
 ISGX_TEST(cli_build, 300)
@@ -1038,7 +1042,7 @@ ISGX_TEST(cli_build, 300)
 
 	if (!cli)
 		isgx_skip("no isgx command given (--isgx=PATH)");
-	fd = sgx_test_start(NULL);
+	fd = isgx_test_start(NULL);
 	/* What the CLI must report: libisgx's offline measurement of the layout. */
 	isgx_layout_secs(&l, &secs);
 	ISGX_ASSERT(!isgx_enclave_create(&e, -1, &secs) && !isgx_enclave_add_layout(&e, &l) &&
@@ -1059,9 +1063,9 @@ ISGX_TEST(cli_build, 300)
 	ISGX_EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "'%s' failed", cmd);
 	snprintf(cmd, sizeof(cmd), "'%s' build --pages %u --tcs %u --debug --key '%s' | grep -qx '%s'",
 		 cli, l.nr_pages, l.nr_tcs, key ? key : "", want);
-	ISGX_EXPECT(system(cmd) == 0, "isgx build did not print '%s'", want);
-	sgx_expect_epc_all_free("after isgx build", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(system(cmd), 0, "isgx build did not print '%s'", want);
+	isgx_expect_epc_all_free("after isgx build", 2000);
+	isgx_test_finish(fd);
 }
 
 /* The compat test's layout: a 32-bit enclave, same on both sides. */
@@ -1076,7 +1080,7 @@ static void write_compat_sigstruct(const char *path)
 	if (cli) {
 		snprintf(cmd, sizeof(cmd), "'%s' sign --pages %u --tcs %u --mode32 --key '%s' --out '%s'",
 			 cli, compat_layout.nr_pages, compat_layout.nr_tcs, key ? key : "", path);
-		ISGX_ASSERT(system(cmd) == 0, "'%s' failed", cmd);
+		ISGX_ASSERT_EQ(system(cmd), 0, "'%s' failed", cmd);
 	} else {
 		struct sgx_sigstruct ss;
 		struct isgx_enclave e;
@@ -1086,7 +1090,7 @@ static void write_compat_sigstruct(const char *path)
 		isgx_layout_secs(&compat_layout, &secs);
 		ISGX_ASSERT(!isgx_enclave_create(&e, -1, &secs) &&
 			    !isgx_enclave_add_layout(&e, &compat_layout) &&
-			    !isgx_enclave_sign(&e, sgx_test_key(), &ss), "%s", isgx_enclave_error(&e));
+			    !isgx_enclave_sign(&e, isgx_test_key(), &ss), "%s", isgx_enclave_error(&e));
 		f = fopen(path, "wb");
 		ISGX_ASSERT(f && fwrite(&ss, sizeof(ss), 1, f) == 1 && !fclose(f), "writing %s: %s",
 			    path, strerror(errno));
@@ -1102,10 +1106,10 @@ ISGX_TEST(compat32_process, 300)
 
 	if (!prog)
 		isgx_skip("no 32-bit test program given (--compat32=PATH)");
-	sgx_test_key();
-	fd = sgx_test_start(NULL);
+	isgx_test_key();
+	fd = isgx_test_start(NULL);
 	tmp = mkstemp(ss_path);
-	ISGX_ASSERT(tmp >= 0, "mkstemp: %s", strerror(errno));
+	ISGX_ASSERT_GE(tmp, 0, "mkstemp: %s", strerror(errno));
 	close(tmp);
 	write_compat_sigstruct(ss_path);
 
@@ -1115,7 +1119,7 @@ ISGX_TEST(compat32_process, 300)
 	ISGX_ASSERT(!pipe2(report, O_CLOEXEC), "pipe2: %s", strerror(errno));
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork: %s", strerror(errno));
+	ISGX_ASSERT_GE(pid, 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		execl(prog, prog, arg, pages, (char *)NULL);
 		exec_err = errno;
@@ -1131,15 +1135,15 @@ ISGX_TEST(compat32_process, 300)
 		unlink(ss_path);
 		/* A kernel without IA32_EMULATION cannot run the program at all. */
 		if (exec_err == ENOEXEC) {
-			sgx_test_finish(fd);
+			isgx_test_finish(fd);
 			isgx_skip("this kernel cannot run 32-bit programs (ENOEXEC: no IA32_EMULATION?)");
 		}
 		ISGX_ASSERT(!exec_err, "exec %s: %s", prog, strerror(exec_err));
 		ISGX_EXPECT(0, "%s failed: %s (its failures above)", prog, how);
 	}
 	unlink(ss_path);
-	sgx_expect_epc_all_free("after the 32-bit process", 2000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the 32-bit process", 2000);
+	isgx_test_finish(fd);
 }
 
 int main(int argc, char **argv)

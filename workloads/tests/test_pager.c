@@ -38,7 +38,7 @@
 
 #define EPC_PAGES	256
 #define PARAMS		params()
-#define WORDS		RW_WORDS
+#define WORDS		ISGX_RW_WORDS
 
 /* Module parameters: a small EPC and the policy under test. */
 static const char *params(void)
@@ -53,40 +53,40 @@ static const char *params(void)
 }
 
 /* Create and add; no EINIT, so no thread can ever be inside it. */
-static void build_rw_uninit(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
+static void build_rw_uninit(struct isgx_rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
-	ISGX_ASSERT(rw_create(r, fd, nr_data, mixed) == 0, "%s", isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(isgx_rw_create(r, fd, nr_data, mixed), 0, "%s", isgx_enclave_error(&r->e));
 }
 
-static void build_init(struct rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
+static void build_init(struct isgx_rw_enclave *r, int fd, unsigned int nr_data, bool mixed)
 {
 	struct sgx_sigstruct ss;
 
 	build_rw_uninit(r, fd, nr_data, mixed);
-	ISGX_ASSERT(isgx_enclave_sign(&r->e, sgx_test_key(), &ss) == 0, "%s",
-		    isgx_enclave_error(&r->e));
-	ISGX_ASSERT(isgx_enclave_init(&r->e, &ss, NULL) == 0, "%s", isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(isgx_enclave_sign(&r->e, isgx_test_key(), &ss), 0, "%s",
+		       isgx_enclave_error(&r->e));
+	ISGX_ASSERT_EQ(isgx_enclave_init(&r->e, &ss, NULL), 0, "%s", isgx_enclave_error(&r->e));
 }
 
-static void build_rw(struct rw_enclave *r, int fd, unsigned int nr_data)
+static void build_rw(struct isgx_rw_enclave *r, int fd, unsigned int nr_data)
 {
 	build_init(r, fd, nr_data, false);
 }
 
 /* Compare every word of every data page with generation @gen; count bad pages. */
-static unsigned int verify_all(struct rw_enclave *r, uint64_t gen)
+static unsigned int verify_all(struct isgx_rw_enclave *r, uint64_t gen)
 {
 	unsigned int i, w, bad = 0;
 
 	for (i = 0; i < r->nr_data; i++) {
-		uint64_t *p = rw_data_page(r, i);
+		uint64_t *p = isgx_rw_data_page(r, i);
 
 		for (w = 0; w < WORDS; w++) {
-			if (p[w] != rw_pattern(i, w, gen)) {
+			if (p[w] != isgx_rw_pattern(i, w, gen)) {
 				if (bad < 3)
 					isgx_note("page %u word %u: %#llx, want %#llx", i, w,
 						  (unsigned long long)p[w],
-						  (unsigned long long)rw_pattern(i, w, gen));
+						  (unsigned long long)isgx_rw_pattern(i, w, gen));
 				bad++;
 				break;
 			}
@@ -95,13 +95,23 @@ static unsigned int verify_all(struct rw_enclave *r, uint64_t gen)
 	return bad;
 }
 
-static void write_all(struct rw_enclave *r, uint64_t gen)
+static void write_all(struct isgx_rw_enclave *r, uint64_t gen)
 {
 	for (unsigned int i = 0; i < r->nr_data; i++) {
-		uint64_t *p = rw_data_page(r, i);
+		uint64_t *p = isgx_rw_data_page(r, i);
 
 		for (unsigned int w = 0; w < WORDS; w++)
-			p[w] = rw_pattern(i, w, gen);
+			p[w] = isgx_rw_pattern(i, w, gen);
+	}
+}
+
+/* Generations 1..@last: each written over every data page, then checked. */
+static void write_and_verify(struct isgx_rw_enclave *r, uint64_t last)
+{
+	for (uint64_t gen = 1; gen <= last; gen++) {
+		write_all(r, gen);
+		ISGX_EXPECT_EQ(verify_all(r, gen), 0, "generation %llu differs",
+			       (unsigned long long)gen);
 	}
 }
 
@@ -136,76 +146,94 @@ static bool policy_is(const char *name)
 	return !strcmp(policy ? policy : "default", name);
 }
 
-ISGX_TEST(larger_than_epc_builds_and_initialises, 600)
-{
-	struct rw_enclave r;
-	int fd = sgx_test_start(PARAMS);
+/*
+ * The pager tests' fixture: the module loaded with PARAMS; at the end every
+ * EPC page free again (polled up to freed_ms after the step freed_when
+ * names; NULL: not checked), the VA pool empty too if va_pages_checked,
+ * and the module unloaded.
+ */
+ISGX_FIXTURE(pager) {
+	int fd;
+	const char *freed_when;
+	unsigned int freed_ms;
+	bool va_pages_checked;
+};
 
-	build_rw(&r, fd, 2 * EPC_PAGES);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_evicted") > 0, "nothing was evicted while building 2x EPC");
-	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after build");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	sgx_test_finish(fd);
+ISGX_FIXTURE_SETUP(pager)
+{
+	self->fd = isgx_test_start(PARAMS);
+	self->freed_when = "after destroy";
+	self->freed_ms = 2000;
 }
 
-ISGX_TEST(evict_and_refault_byte_exact, 600)
+ISGX_FIXTURE_TEARDOWN(pager)
 {
-	struct rw_enclave r;
-	int fd = sgx_test_start(PARAMS);
+	if (self->freed_when)
+		isgx_expect_epc_all_free(self->freed_when, self->freed_ms);
+	if (self->va_pages_checked)
+		ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_va_pages"), 0, "VA pages left");
+	isgx_test_finish(self->fd);
+}
+
+ISGX_TEST_F(pager, larger_than_epc_builds_and_initialises, 600)
+{
+	struct isgx_rw_enclave r;
+	int fd = self->fd;
+
+	self->va_pages_checked = true;
+	build_rw(&r, fd, 2 * EPC_PAGES);
+	ISGX_EXPECT(isgx_debugfs_counter("nr_evicted") > 0, "nothing was evicted while building 2x EPC");
+	ISGX_EXPECT_EQ(verify_all(&r, 0), 0, "contents differ after build");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
+}
+
+ISGX_TEST_F(pager, evict_and_refault_byte_exact, 600)
+{
+	struct isgx_rw_enclave r;
+	int fd = self->fd;
 	long loaded;
 
 	build_rw(&r, fd, 2 * EPC_PAGES);
-	for (uint64_t gen = 1; gen <= 3; gen++) {
-		write_all(&r, gen);
-		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
-			    (unsigned long long)gen);
-	}
-	loaded = sgx_debugfs_counter("nr_loaded");
-	ISGX_EXPECT(loaded >= 2 * EPC_PAGES, "only %ld pages came back through ELDU", loaded);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	write_and_verify(&r, 3);
+	loaded = isgx_debugfs_counter("nr_loaded");
+	ISGX_EXPECT_GE(loaded, 2 * EPC_PAGES, "only %ld pages came back through ELDU", loaded);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
  * An enclave whose every page was evicted loses its SECS too; touching it
  * again loads the SECS, then the page, byte-exact.
  */
-ISGX_TEST(secs_evicted_and_reloaded, 600)
+ISGX_TEST_F(pager, secs_evicted_and_reloaded, 600)
 {
-	int fd = sgx_test_start(PARAMS);
-	struct rw_enclave small, big;
+	int fd = self->fd;
+	struct isgx_rw_enclave small, big;
 	long evicted, loaded;
 
+	self->va_pages_checked = true;
 	build_rw(&small, fd, 16);
 	write_all(&small, 1);
-	evicted = sgx_debugfs_counter("nr_secs_evicted");
+	evicted = isgx_debugfs_counter("nr_secs_evicted");
 	build_rw(&big, fd, 2 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 2; gen++)
 		write_all(&big, gen);
-	evicted = sgx_debugfs_counter("nr_secs_evicted") - evicted;
-	loaded = sgx_debugfs_counter("nr_secs_loaded");
-	ISGX_EXPECT(evicted >= 1, "no SECS was evicted (%ld of the small enclave's pages resident)",
-		    proc_pages(getpid()));
-	ISGX_EXPECT(verify_all(&small, 1) == 0, "small enclave contents after its SECS came back");
-	loaded = sgx_debugfs_counter("nr_secs_loaded") - loaded;
+	evicted = isgx_debugfs_counter("nr_secs_evicted") - evicted;
+	loaded = isgx_debugfs_counter("nr_secs_loaded");
+	ISGX_EXPECT_GE(evicted, 1,
+		       "no SECS was evicted (%ld of the small enclave's pages resident)",
+		       proc_pages(getpid()));
+	ISGX_EXPECT_EQ(verify_all(&small, 1), 0, "small enclave contents after its SECS came back");
+	loaded = isgx_debugfs_counter("nr_secs_loaded") - loaded;
 	isgx_note("%ld SECS evicted, %ld loaded again", evicted, loaded);
-	ISGX_EXPECT(loaded >= 1, "no SECS was loaded again");
+	ISGX_EXPECT_GE(loaded, 1, "no SECS was loaded again");
 	write_all(&small, 2);
-	ISGX_EXPECT(verify_all(&small, 2) == 0, "small enclave contents, written again");
-	ISGX_EXPECT(verify_all(&big, 2) == 0, "big enclave contents");
-	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy big");
-	ISGX_EXPECT(isgx_enclave_destroy(&small.e) == 0, "destroy small");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(verify_all(&small, 2), 0, "small enclave contents, written again");
+	ISGX_EXPECT_EQ(verify_all(&big, 2), 0, "big enclave contents");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&big.e), 0, "destroy big");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&small.e), 0, "destroy small");
 }
 
 /*
@@ -213,35 +241,28 @@ ISGX_TEST(secs_evicted_and_reloaded, 600)
  * versions they hold come back byte-exact (their VA page first), and the
  * pool empties when the enclave goes.
  */
-ISGX_TEST(va_pages_evicted_and_back, 900)
+ISGX_TEST_F(pager, va_pages_evicted_and_back, 900)
 {
-	int fd = sgx_test_start(PARAMS);
+	int fd = self->fd;
 	long va_evicted, va_loaded;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 
-	ISGX_ASSERT(sgx_param_write("va_max_pages", "1") == 0, "va_max_pages=1");
+	self->va_pages_checked = true;
+	ISGX_ASSERT_EQ(isgx_param_write("va_max_pages", "1"), 0, "va_max_pages=1");
 	build_rw(&r, fd, 4 * EPC_PAGES);
-	for (uint64_t gen = 1; gen <= 3; gen++) {
-		write_all(&r, gen);
-		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
-			    (unsigned long long)gen);
-	}
-	va_evicted = sgx_debugfs_counter("nr_va_evicted");
-	va_loaded = sgx_debugfs_counter("nr_va_loaded");
+	write_and_verify(&r, 3);
+	va_evicted = isgx_debugfs_counter("nr_va_evicted");
+	va_loaded = isgx_debugfs_counter("nr_va_loaded");
 	isgx_note("%ld VA pages evicted, %ld loaded again; %ld in the pool now", va_evicted,
-		  va_loaded, sgx_debugfs_counter("nr_va_pages"));
+		  va_loaded, isgx_debugfs_counter("nr_va_pages"));
 	ISGX_EXPECT(va_evicted > 0, "no VA page was evicted");
 	ISGX_EXPECT(va_loaded > 0, "no VA page came back");
-	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 struct worker {
-	struct rw_enclave *r;
+	struct isgx_rw_enclave *r;
 	unsigned int first, step;
 	double deadline;
 	unsigned long rounds, bad;
@@ -271,17 +292,17 @@ static void *worker_fn(void *arg)
 	while (now_s() < w->deadline) {
 		for (unsigned int k = 0; k < nr; k++) {
 			unsigned int i = w->first + k * w->step;
-			uint64_t *p = rw_data_page(w->r, i);
+			uint64_t *p = isgx_rw_data_page(w->r, i);
 
 			for (unsigned int x = 0; x < WORDS; x++) {
-				if (p[x] != rw_pattern(i, x, gen[k])) {
+				if (p[x] != isgx_rw_pattern(i, x, gen[k])) {
 					w->bad++;
 					break;
 				}
 			}
 			gen[k]++;
 			for (unsigned int x = 0; x < WORDS; x++)
-				p[x] = rw_pattern(i, x, gen[k]);
+				p[x] = isgx_rw_pattern(i, x, gen[k]);
 		}
 		w->rounds++;
 	}
@@ -289,15 +310,15 @@ static void *worker_fn(void *arg)
 	return NULL;
 }
 
-ISGX_TEST(integrity_4x_epc_threads, 1200)
+ISGX_TEST_F(pager, integrity_4x_epc_threads, 1200)
 {
 	const char *opt = isgx_option("seconds");
 	unsigned int seconds = opt ? atoi(opt) : 60, t;
 	struct worker w[4];
 	pthread_t th[4];
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	unsigned long bad = 0, rounds = 0;
-	int fd = sgx_test_start(PARAMS);
+	int fd = self->fd;
 
 	build_rw(&r, fd, 4 * EPC_PAGES);
 	for (t = 0; t < 4; t++) {
@@ -311,19 +332,17 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
 		rounds += w[t].rounds;
 	}
 	isgx_note("%u s, 4 threads, %u pages: %lu rounds, %ld evictions, %ld loads, %ld IPIs",
-		  seconds, r.nr_data, rounds, sgx_debugfs_counter("nr_evicted"),
-		  sgx_debugfs_counter("nr_loaded"), sgx_debugfs_counter("nr_ipi_cpus"));
-	ISGX_EXPECT(rounds >= 4, "only %lu rounds", rounds);
+		  seconds, r.nr_data, rounds, isgx_debugfs_counter("nr_evicted"),
+		  isgx_debugfs_counter("nr_loaded"), isgx_debugfs_counter("nr_ipi_cpus"));
+	ISGX_EXPECT_GE(rounds, 4, "only %lu rounds", rounds);
 	/* Threads ran on both CPUs while their pages went: kicks must reach them. */
 	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		ISGX_EXPECT(sgx_debugfs_counter("nr_ipi_cpus") > 0,
+		ISGX_EXPECT(isgx_debugfs_counter("nr_ipi_cpus") > 0,
 			    "no CPU was kicked while 4 threads ran");
-	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(bad, 0, "%lu lost or corrupted page writes", bad);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -333,7 +352,7 @@ ISGX_TEST(integrity_4x_epc_threads, 1200)
  * seconds: no write lost or corrupted, and every EPC and VA page back
  * once they exit.
  */
-ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
+ISGX_TEST_F(pager, soak_4_processes_2_threads_4x_epc, 7200)
 {
 	const char *opt = isgx_option("soak-seconds");
 	unsigned long verified = 0, bad = 0;
@@ -341,19 +360,22 @@ ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
 	unsigned int seconds;
 	pid_t pid[4];
 
+	self->freed_when = "after the soak";
+	self->freed_ms = 5000;
+	self->va_pages_checked = true;
 	if (!opt)
 		isgx_skip("a soak runs only with --soak-seconds=N");
 	seconds = atoi(opt);
-	fd = sgx_test_start(PARAMS);
+	fd = self->fd;
 	ISGX_ASSERT(!pipe(res), "pipe");
 	for (p = 0; p < 4; p++) {
 		pid[p] = fork();
-		ISGX_ASSERT(pid[p] >= 0, "fork");
+		ISGX_ASSERT_GE(pid[p], 0, "fork");
 		if (pid[p] == 0) {
 			unsigned long out[2] = { 0, 0 };
 			struct worker w[2];
 			pthread_t th[2];
-			struct rw_enclave r;
+			struct isgx_rw_enclave r;
 
 			build_rw(&r, fd, EPC_PAGES);
 			for (int t = 0; t < 2; t++) {
@@ -376,26 +398,23 @@ ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
 	for (p = 0; p < 4; p++) {
 		unsigned long in[2];
 
-		ISGX_EXPECT(read(res[0], in, sizeof(in)) == sizeof(in), "a soak process reported nothing");
+		ISGX_EXPECT_EQ(read(res[0], in, sizeof(in)), sizeof(in),
+			       "a soak process reported nothing");
 		verified += in[0];
 		bad += in[1];
 	}
 	for (p = 0; p < 4; p++) {
-		ISGX_EXPECT(waitpid(pid[p], &status, 0) == pid[p], "waitpid");
+		ISGX_EXPECT_EQ(waitpid(pid[p], &status, 0), pid[p], "waitpid");
 		ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 			    "soak process %d status %#x", p, status);
 	}
 	isgx_note("soak: %u s, 4 processes x 2 threads over %d pages: %lu page writes verified, "
 		  "%lu lost or corrupted; %ld evictions, %ld loads", seconds, 4 * EPC_PAGES,
-		  verified, bad, sgx_debugfs_counter("nr_evicted"), sgx_debugfs_counter("nr_loaded"));
-	ISGX_EXPECT(bad == 0, "%lu lost or corrupted page writes", bad);
+		  verified, bad, isgx_debugfs_counter("nr_evicted"), isgx_debugfs_counter("nr_loaded"));
+	ISGX_EXPECT_EQ(bad, 0, "%lu lost or corrupted page writes", bad);
 	ISGX_EXPECT(verified > 0, "nothing verified");
-	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	sgx_expect_epc_all_free("after the soak", 5000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left: %ld",
-		    sgx_debugfs_counter("nr_va_pages"));
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
 }
 
 /*
@@ -403,17 +422,18 @@ ISGX_TEST(soak_4_processes_2_threads_4x_epc, 7200)
  * pages are evicted (here by another process's build, which reclaims)
  * without a single IPI, and come back intact when it wakes.
  */
-ISGX_TEST(no_ipis_while_threads_sleep, 600)
+ISGX_TEST_F(pager, no_ipis_while_threads_sleep, 600)
 {
-	int fd = sgx_test_start(PARAMS), ready[2], go[2], status;
+	int fd = self->fd, ready[2], go[2], status;
 	long ipis, evicted;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	char c = 0;
 	pid_t pid;
 
+	self->freed_when = "after the child exited";
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		build_rw(&r, fd, EPC_PAGES - 40);
 		write_all(&r, 7);
@@ -421,138 +441,135 @@ ISGX_TEST(no_ipis_while_threads_sleep, 600)
 			_exit(2);
 		_exit(verify_all(&r, 7) ? 1 : 0);
 	}
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not get ready");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "the child did not get ready");
 	usleep(200000);
-	ipis = sgx_debugfs_counter("nr_ipi_cpus");
-	evicted = sgx_debugfs_counter("nr_evicted");
+	ipis = isgx_debugfs_counter("nr_ipi_cpus");
+	evicted = isgx_debugfs_counter("nr_evicted");
 	/* Not initialised: no thread can be inside this one either. */
 	build_rw_uninit(&r, fd, EPC_PAGES, false);
-	evicted = sgx_debugfs_counter("nr_evicted") - evicted;
-	ipis = sgx_debugfs_counter("nr_ipi_cpus") - ipis;
+	evicted = isgx_debugfs_counter("nr_evicted") - evicted;
+	ipis = isgx_debugfs_counter("nr_ipi_cpus") - ipis;
 	isgx_note("%ld pages evicted, %ld CPUs kicked", evicted, ipis);
-	ISGX_EXPECT(evicted >= EPC_PAGES / 2, "only %ld pages evicted", evicted);
-	ISGX_EXPECT(ipis == 0, "%ld IPIs while no enclave thread ran", ipis);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT_GE(evicted, EPC_PAGES / 2, "only %ld pages evicted", evicted);
+	ISGX_EXPECT_EQ(ipis, 0, "%ld IPIs while no enclave thread ran", ipis);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the child");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		    "the child's pages differ after the wake-up (status %#x)", status);
-	sgx_expect_epc_all_free("after the child exited", 2000);
-	sgx_test_finish(fd);
 }
 
-ISGX_TEST(exit_without_destroy_frees_everything, 600)
+ISGX_TEST_F(pager, exit_without_destroy_frees_everything, 600)
 {
-	int fd = sgx_test_start(PARAMS), status;
+	int fd = self->fd, status;
 	pid_t pid = fork();
 
-	ISGX_ASSERT(pid >= 0, "fork");
+	self->freed_when = "after the child exited";
+	self->va_pages_checked = true;
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
-		struct rw_enclave r;
+		struct isgx_rw_enclave r;
 
 		build_rw(&r, fd, 2 * EPC_PAGES);
 		write_all(&r, 5);
 		_exit(verify_all(&r, 5) ? 1 : 0);
 	}
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
-	sgx_expect_epc_all_free("after the child exited", 2000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_va_pages") == 0, "VA pages left");
-	sgx_test_finish(fd);
 }
 
 ISGX_TEST(bad_parameters_refused, 60)
 {
 	char buf[128];
-	int fd = sgx_test_start(PARAMS);
+	int fd = isgx_test_start(PARAMS);
 
-	ISGX_EXPECT(sgx_param_write("policy", "lru") == -EINVAL, "policy=lru accepted");
-	ISGX_EXPECT(sgx_param_write("batch", "0") == -EINVAL, "batch=0 accepted");
-	ISGX_EXPECT(sgx_param_write("batch", "100000") == -EINVAL, "batch=100000 accepted");
-	ISGX_EXPECT(sgx_param_write("batch", "abc") == -EINVAL, "batch=abc accepted");
-	ISGX_EXPECT(sgx_param_write("low_mark", "100000") == -EINVAL, "low_mark above the EPC accepted");
-	ISGX_EXPECT(sgx_param_write("high_mark", "1") == -EINVAL, "high_mark below low_mark accepted");
-	ISGX_EXPECT(sgx_param_write("min_mark", "100000") == -EINVAL, "min_mark above low_mark accepted");
-	ISGX_EXPECT(sgx_param_write("fault_around", "65") == -EINVAL, "fault_around=65 accepted");
-	ISGX_EXPECT(sgx_param_write("max_pages_per_process", "100000") == -EINVAL,
-		    "max_pages_per_process above the EPC accepted");
-	ISGX_EXPECT(sgx_param_write("max_pages_per_process", "-1") == -EINVAL,
-		    "max_pages_per_process=-1 accepted");
-	ISGX_EXPECT(sgx_param_write("batch", "32") == 0, "batch=32 refused");
+	ISGX_EXPECT_EQ(isgx_param_write("policy", "lru"), -EINVAL, "policy=lru accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "0"), -EINVAL, "batch=0 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "100000"), -EINVAL, "batch=100000 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "abc"), -EINVAL, "batch=abc accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("low_mark", "100000"), -EINVAL,
+		       "low_mark above the EPC accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("high_mark", "1"), -EINVAL,
+		       "high_mark below low_mark accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("min_mark", "100000"), -EINVAL,
+		       "min_mark above low_mark accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("fault_around", "65"), -EINVAL, "fault_around=65 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("max_pages_per_process", "100000"), -EINVAL,
+		       "max_pages_per_process above the EPC accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("max_pages_per_process", "-1"), -EINVAL,
+		       "max_pages_per_process=-1 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("batch", "32"), 0, "batch=32 refused");
 	snprintf(buf, sizeof(buf), "%d", EPC_PAGES / 2);
-	ISGX_EXPECT(sgx_param_write("high_mark", buf) == 0, "high_mark=%s refused", buf);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_param_write("high_mark", buf), 0, "high_mark=%s refused", buf);
+	isgx_test_finish(fd);
 	/* At load time too: the module refuses to load. */
 	snprintf(buf, sizeof(buf), "%s batch=0", PARAMS);
-	ISGX_EXPECT(isgx_module_load(isgx_ko_path(), buf) == -EINVAL,
-		    "load with batch=0 accepted");
+	ISGX_EXPECT_EQ(isgx_module_load(isgx_ko_path(), buf), -EINVAL,
+		       "load with batch=0 accepted");
 	ISGX_EXPECT(!isgx_module_loaded("isgx"), "module stayed loaded");
 }
 
-ISGX_TEST(watermarks_act_when_changed_live, 600)
+ISGX_TEST_F(pager, watermarks_act_when_changed_live, 600)
 {
 	const char *policy = isgx_option("policy");
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	long free_now = 0;
 	int fd, i;
 
 	if (policy_is_baseline())
 		isgx_skip("policy %s has the fixed marks of its baseline", policy);
-	fd = sgx_test_start(PARAMS);
+	fd = self->fd;
 	build_rw(&r, fd, EPC_PAGES - 40);
 	/* Raise both marks: kisgxswapd must evict until free >= high_mark. */
-	ISGX_ASSERT(sgx_param_write("high_mark", "200") == 0, "high_mark=200");
-	ISGX_ASSERT(sgx_param_write("low_mark", "150") == 0, "low_mark=150");
+	ISGX_ASSERT_EQ(isgx_param_write("high_mark", "200"), 0, "high_mark=200");
+	ISGX_ASSERT_EQ(isgx_param_write("low_mark", "150"), 0, "low_mark=150");
 	for (i = 0; i < 100; i++) {
-		free_now = sgx_epc_free();
+		free_now = isgx_epc_nr_free();
 		if (free_now >= 200)
 			break;
 		usleep(50000);
 	}
-	ISGX_EXPECT(free_now >= 200, "free pages %ld, want >= 200 after raising the marks",
-		    free_now);
-	ISGX_EXPECT(verify_all(&r, 0) == 0, "contents differ after the marks moved");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_GE(free_now, 200, "free pages %ld, want >= 200 after raising the marks",
+		       free_now);
+	ISGX_EXPECT_EQ(verify_all(&r, 0), 0, "contents differ after the marks moved");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /* A process at max_pages_per_process evicts its own pages, and loses nothing. */
-ISGX_TEST(per_process_limit_holds, 600)
+ISGX_TEST_F(pager, per_process_limit_holds, 600)
 {
-	int fd = sgx_test_start(PARAMS);
+	int fd = self->fd;
 	long most = 0, now;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 
-	ISGX_ASSERT(sgx_param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
+	ISGX_ASSERT_EQ(isgx_param_write("max_pages_per_process", "64"), 0,
+		       "max_pages_per_process=64");
 	build_rw(&r, fd, EPC_PAGES / 2);
 	most = proc_pages(getpid());
-	ISGX_ASSERT(most >= 0, "no line for this process in debugfs procs");
+	ISGX_ASSERT_GE(most, 0, "no line for this process in debugfs procs");
 	for (uint64_t gen = 1; gen <= 2; gen++) {
 		for (unsigned int i = 0; i < r.nr_data; i++) {
-			uint64_t *p = rw_data_page(&r, i);
+			uint64_t *p = isgx_rw_data_page(&r, i);
 
 			for (unsigned int w = 0; w < WORDS; w++)
-				p[w] = rw_pattern(i, w, gen);
+				p[w] = isgx_rw_pattern(i, w, gen);
 			now = proc_pages(getpid());
 			most = now > most ? now : most;
 		}
-		ISGX_EXPECT(verify_all(&r, gen) == 0, "generation %llu differs",
-			    (unsigned long long)gen);
+		ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "generation %llu differs",
+			       (unsigned long long)gen);
 	}
 	isgx_note("at most %ld pages resident with a limit of 64; %ld EPC pages free", most,
-		  sgx_epc_free());
-	ISGX_EXPECT(most <= 64, "the process held %ld pages, limit 64", most);
+		  isgx_epc_nr_free());
+	ISGX_EXPECT_LE(most, 64, "the process held %ld pages, limit 64", most);
 	/* The rest of the EPC stayed free: the limit, not a shortage, evicted. */
-	ISGX_EXPECT(sgx_epc_free() > EPC_PAGES / 3, "only %ld EPC pages free", sgx_epc_free());
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT(isgx_epc_nr_free() > EPC_PAGES / 3, "only %ld EPC pages free", isgx_epc_nr_free());
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /* One of four threads writing a quarter of the pages, round after round. */
 struct limit_writer {
-	struct rw_enclave *r;
+	struct isgx_rw_enclave *r;
 	unsigned int first, last;
 	volatile bool *stop;
 };
@@ -564,7 +581,7 @@ static void *limit_writer_fn(void *arg)
 
 	while (!*w->stop) {
 		for (unsigned int i = w->first; i < w->last; i++)
-			rw_data_page(w->r, i)[0] = rw_pattern(i, 0, gen);
+			isgx_rw_data_page(w->r, i)[0] = isgx_rw_pattern(i, 0, gen);
 		gen++;
 	}
 	return NULL;
@@ -575,18 +592,19 @@ static void *limit_writer_fn(void *arg)
  * every moment (the check and the charge are one step; a check first and
  * a charge after the load let each thread in flight overshoot by one).
  */
-ISGX_TEST(per_process_limit_holds_with_threads, 600)
+ISGX_TEST_F(pager, per_process_limit_holds_with_threads, 600)
 {
-	int fd = sgx_test_start(PARAMS);
+	int fd = self->fd;
 	struct limit_writer w[4];
 	volatile bool stop = false;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	pthread_t t[4];
 	long most = 0, now;
 	time_t end;
 	int i;
 
-	ISGX_ASSERT(sgx_param_write("max_pages_per_process", "64") == 0, "max_pages_per_process=64");
+	ISGX_ASSERT_EQ(isgx_param_write("max_pages_per_process", "64"), 0,
+		       "max_pages_per_process=64");
 	build_rw(&r, fd, EPC_PAGES / 2);
 	for (i = 0; i < 4; i++) {
 		w[i] = (struct limit_writer){ .r = &r, .first = r.nr_data * i / 4,
@@ -602,10 +620,8 @@ ISGX_TEST(per_process_limit_holds_with_threads, 600)
 	for (i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
 	isgx_note("4 threads for 20 s: at most %ld pages resident with a limit of 64", most);
-	ISGX_EXPECT(most <= 64, "the process held %ld pages, limit 64", most);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_LE(most, 64, "the process held %ld pages, limit 64", most);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -614,22 +630,23 @@ ISGX_TEST(per_process_limit_holds_with_threads, 600)
  * processes above their fair share first.  The baselines do not promise
  * it (fifo16 takes the oldest page of anybody), so they skip.
  */
-ISGX_TEST(small_process_keeps_its_share, 900)
+ISGX_TEST_F(pager, small_process_keeps_its_share, 900)
 {
 	int fd, ready[2], go[2], status;
-	struct rw_enclave big;
+	struct isgx_rw_enclave big;
 	long small_pages, small_after;
 	char c = 0;
 	pid_t pid;
 
+	self->freed_when = "after the child exited";
 	if (policy_is_baseline())
 		isgx_skip("fair shares are not the baselines'");
-	fd = sgx_test_start(PARAMS);
+	fd = self->fd;
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
-		struct rw_enclave small;
+		struct isgx_rw_enclave small;
 
 		build_rw(&small, fd, EPC_PAGES / 8);
 		write_all(&small, 3);
@@ -637,7 +654,7 @@ ISGX_TEST(small_process_keeps_its_share, 900)
 			_exit(2);
 		_exit(verify_all(&small, 3) ? 1 : 0);
 	}
-	ISGX_ASSERT(read(ready[0], &c, 1) == 1, "the child did not get ready");
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "the child did not get ready");
 	small_pages = proc_pages(pid);
 	build_rw(&big, fd, 2 * EPC_PAGES);
 	for (uint64_t gen = 1; gen <= 2; gen++)
@@ -645,16 +662,14 @@ ISGX_TEST(small_process_keeps_its_share, 900)
 	small_after = proc_pages(pid);
 	isgx_note("small process: %ld pages before, %ld after the big one ran 2 rounds over 2x EPC",
 		  small_pages, small_after);
-	ISGX_EXPECT(small_pages >= EPC_PAGES / 8, "small process had %ld pages", small_pages);
-	ISGX_EXPECT(small_after >= small_pages * 9 / 10, "small process kept %ld of %ld pages",
-		    small_after, small_pages);
-	ISGX_EXPECT(verify_all(&big, 2) == 0, "big enclave contents");
-	ISGX_EXPECT(isgx_enclave_destroy(&big.e) == 0, "destroy");
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the child");
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid");
+	ISGX_EXPECT_GE(small_pages, EPC_PAGES / 8, "small process had %ld pages", small_pages);
+	ISGX_EXPECT_GE(small_after, small_pages * 9 / 10, "small process kept %ld of %ld pages",
+		       small_after, small_pages);
+	ISGX_EXPECT_EQ(verify_all(&big, 2), 0, "big enclave contents");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&big.e), 0, "destroy");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the child");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
-	sgx_expect_epc_all_free("after the child exited", 2000);
-	sgx_test_finish(fd);
 }
 
 /* Create enclaves of two pages, never initialised, until CREATE fails. */
@@ -667,7 +682,7 @@ static unsigned int create_uninit_until_refused(int fd, uint64_t *addrs, unsigne
 	*refused = 0;
 	for (n = 0; n < max; n++) {
 		isgx_secs_init(&secs, 2 * SGX_PAGE_SIZE, SGX_ATTR_MODE64BIT);
-		*refused = sgx_create(fd, &secs, &addrs[n]);
+		*refused = isgx_ioc_create(fd, &secs, &addrs[n]);
 		if (*refused)
 			break;
 	}
@@ -747,9 +762,9 @@ static pid_t start_victim(int fd, unsigned int nr, unsigned int seconds, int rea
 	pid_t pid = fork();
 	char c = 0;
 
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
-		struct rw_enclave r;
+		struct isgx_rw_enclave r;
 		double end;
 
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
@@ -762,11 +777,11 @@ static pid_t start_victim(int fd, unsigned int nr, unsigned int seconds, int rea
 		do {
 			for (unsigned int i = 0; i < r.nr_data; i++) {
 				uint64_t v;
-				int sig = sgx_probe_read(rw_data_page(&r, i), &v);
+				int sig = isgx_probe_read(isgx_rw_data_page(&r, i), &v);
 
 				if (sig)
 					_exit(sig == SIGBUS ? 10 : 11);
-				if (v != rw_pattern(i, 0, 7))
+				if (v != isgx_rw_pattern(i, 0, 7))
 					_exit(12);
 			}
 		} while (now_s() < end);
@@ -784,9 +799,9 @@ static pid_t start_victim(int fd, unsigned int nr, unsigned int seconds, int rea
  * an evicted page must fail with SIGBUS after fault_stall_ms, not retry
  * forever.
  */
-ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
+ISGX_TEST_F(pager, stuck_epc_neither_spins_nor_livelocks, 600)
 {
-	int fd = sgx_test_start(PARAMS), ready[2], go[2], status;
+	int fd = self->fd, ready[2], go[2], status;
 	static uint64_t addrs[EPC_PAGES];
 	long passes0, passes1, stuck = -1;
 	double cpu0, cpu1, took;
@@ -795,27 +810,29 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 	char c = 0;
 	pid_t pid;
 
+	self->freed_when = "after destroying everything";
+	self->freed_ms = 5000;
 	/* Absent from a module without the bounds: then there is none to lift. */
-	sgx_param_write("max_unevictable_per_process", "256");
-	sgx_param_write("max_unevictable", "256");
-	sgx_param_write("fault_stall_ms", "3000");
+	isgx_param_write("max_unevictable_per_process", "256");
+	isgx_param_write("max_unevictable", "256");
+	isgx_param_write("fault_stall_ms", "3000");
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = start_victim(fd, EPC_PAGES / 2, 0, ready, go);
 	n = create_uninit_until_refused(fd, addrs, EPC_PAGES, &refused);
 	isgx_note("%u enclaves not initialised, then CREATE returned %lld; %ld EPC pages free",
-		  n, (long long)refused, sgx_epc_free());
-	ISGX_EXPECT(n >= EPC_PAGES / 2, "only %u SECS pages before CREATE failed", n);
+		  n, (long long)refused, isgx_epc_nr_free());
+	ISGX_EXPECT_GE(n, EPC_PAGES / 2, "only %u SECS pages before CREATE failed", n);
 
-	passes0 = sgx_debugfs_counter("nr_reclaim_passes");
+	passes0 = isgx_debugfs_counter("nr_reclaim_passes");
 	cpu0 = swapd_cpu_s();
 	sleep(3);
-	passes1 = sgx_debugfs_counter("nr_reclaim_passes");
+	passes1 = isgx_debugfs_counter("nr_reclaim_passes");
 	cpu1 = swapd_cpu_s();
-	stuck = sgx_debugfs_counter("nr_swapd_stuck");
+	stuck = isgx_debugfs_counter("nr_swapd_stuck");
 	isgx_note("in 3 s with nothing evictable: %ld reclaim passes, kisgxswapd %.2f s of CPU, "
 		  "%ld stuck rounds", passes1 - passes0, cpu1 - cpu0, stuck);
-	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
-		    passes1 - passes0);
+	ISGX_EXPECT_LE(passes1 - passes0, 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
+		       passes1 - passes0);
 	ISGX_EXPECT(cpu0 >= 0 && cpu1 - cpu0 < 0.5, "kisgxswapd used %.2f s of CPU in 3 s",
 		    cpu1 - cpu0);
 
@@ -825,22 +842,20 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
 	 * pages that come and go without any eviction are no progress.
 	 */
 	if (n) {
-		SGX_EXPECT_RET(sgx_destroy(fd, addrs[--n]), 0, "destroy one");
-		isgx_note("%ld EPC pages free after destroying one of them", sgx_epc_free());
+		ISGX_EXPECT_RET(isgx_ioc_destroy(fd, addrs[--n]), 0, "destroy one");
+		isgx_note("%ld EPC pages free after destroying one of them", isgx_epc_nr_free());
 	}
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the victim");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the victim");
 	status = wait_or_kill(pid, 60, &took);
 	isgx_note("the victim's faults ended after %.1f s, status %#x", took, status);
-	ISGX_EXPECT(status != -1, "the victim's faults still retried after 60 s: livelock");
+	ISGX_EXPECT_NE(status, -1, "the victim's faults still retried after 60 s: livelock");
 	ISGX_EXPECT(status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 10),
 		    "victim status %#x, want exit 10 (SIGBUS on a page that cannot come back)",
 		    status);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_fault_stalled") >= 1, "no fault counted as stalled");
+	ISGX_EXPECT_GE(isgx_debugfs_counter("nr_fault_stalled"), 1, "no fault counted as stalled");
 
 	for (i = 0; i < n; i++)
-		SGX_EXPECT_RET(sgx_destroy(fd, addrs[i]), 0, "destroy %u", i);
-	sgx_expect_epc_all_free("after destroying everything", 5000);
-	sgx_test_finish(fd);
+		ISGX_EXPECT_RET(isgx_ioc_destroy(fd, addrs[i]), 0, "destroy %u", i);
 }
 
 /*
@@ -849,32 +864,31 @@ ISGX_TEST(stuck_epc_neither_spins_nor_livelocks, 600)
  * EPC held by one and the free count below the low mark, kisgxswapd must
  * take them off its lists and sleep, not put them back and spin.
  */
-ISGX_TEST(power_loss_leaves_nothing_to_spin_on, 600)
+ISGX_TEST_F(pager, power_loss_leaves_nothing_to_spin_on, 600)
 {
-	int fd = sgx_test_start(PARAMS);
+	int fd = self->fd;
 	long passes0, passes1, free_now;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 
+	self->freed_ms = 5000;
 	/* Nearly the whole EPC resident: below the low mark, nothing evicted yet. */
 	build_rw(&r, fd, EPC_PAGES - 40);
-	ISGX_ASSERT(sgx_param_write("power_loss", "1") == 0, "power_loss");
+	ISGX_ASSERT_EQ(isgx_param_write("power_loss", "1"), 0, "power_loss");
 	/* Now the EPC is full of lost pages: ask for more than is free. */
-	ISGX_ASSERT(sgx_param_write("high_mark", "160") == 0 && sgx_param_write("low_mark", "128") == 0,
+	ISGX_ASSERT(isgx_param_write("high_mark", "160") == 0 && isgx_param_write("low_mark", "128") == 0,
 		    "marks");
 	sleep(1);
-	passes0 = sgx_debugfs_counter("nr_reclaim_passes");
+	passes0 = isgx_debugfs_counter("nr_reclaim_passes");
 	sleep(3);
-	passes1 = sgx_debugfs_counter("nr_reclaim_passes");
-	free_now = sgx_epc_free();
+	passes1 = isgx_debugfs_counter("nr_reclaim_passes");
+	free_now = isgx_epc_nr_free();
 	isgx_note("after the power loss: %ld reclaim passes in 3 s, %ld pages free",
 		  passes1 - passes0, free_now);
 	ISGX_EXPECT(free_now < 128, "%ld pages free: the test needs fewer than the low mark",
 		    free_now);
-	ISGX_EXPECT(passes1 - passes0 <= 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
-		    passes1 - passes0);
-	SGX_EXPECT_RET(isgx_enclave_destroy(&r.e), 0, "destroy the lost enclave");
-	sgx_expect_epc_all_free("after destroy", 5000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_LE(passes1 - passes0, 30, "%ld reclaim passes in 3 s: kisgxswapd spins",
+		       passes1 - passes0);
+	ISGX_EXPECT_RET(isgx_enclave_destroy(&r.e), 0, "destroy the lost enclave");
 }
 
 /*
@@ -893,7 +907,7 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 	double took;
 
 	snprintf(params_buf, sizeof(params_buf), "%s dev_mode=0666", PARAMS);
-	fd = sgx_test_start(params_buf);
+	fd = isgx_test_start(params_buf);
 	ISGX_ASSERT(!pipe(ready) && !pipe(go) && !pipe(hog_pipe), "pipe");
 	victim = start_victim(fd, EPC_PAGES / 2, 0, ready, go);
 
@@ -902,7 +916,7 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 		struct { unsigned int n; int64_t refused; } rep;
 		pid_t pid = fork();
 
-		ISGX_ASSERT(pid >= 0, "fork");
+		ISGX_ASSERT_GE(pid, 0, "fork");
 		if (pid == 0) {
 			static uint64_t addrs[EPC_PAGES];
 			int hfd;
@@ -919,9 +933,9 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 			_exit(0);
 		}
 		hogs[nr_hogs++] = pid;
-		ISGX_ASSERT(read(hog_pipe[0], &rep, sizeof(rep)) == sizeof(rep), "hog report");
+		ISGX_ASSERT_EQ(read(hog_pipe[0], &rep, sizeof(rep)), sizeof(rep), "hog report");
 		isgx_note("hog %d: %u enclaves, then CREATE returned %lld; %ld EPC pages free",
-			  nr_hogs, rep.n, (long long)rep.refused, sgx_epc_free());
+			  nr_hogs, rep.n, (long long)rep.refused, isgx_epc_nr_free());
 		ISGX_EXPECT(rep.refused == -EDQUOT || rep.refused == -ENOMEM,
 			    "hog %d refused with %lld, want EDQUOT or ENOMEM", nr_hogs,
 			    (long long)rep.refused);
@@ -930,18 +944,18 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 		if (!rep.n)
 			break;
 	}
-	pinned = sgx_debugfs_counter("nr_unevictable");
+	pinned = isgx_debugfs_counter("nr_unevictable");
 	isgx_note("%d hogs pinned %ld pages (at most %ld each); debugfs nr_unevictable %ld",
 		  nr_hogs, all, per_process, pinned);
-	ISGX_EXPECT(all <= EPC_PAGES / 2, "hogs pinned %ld of %d EPC pages", all, EPC_PAGES);
+	ISGX_EXPECT_LE(all, EPC_PAGES / 2, "hogs pinned %ld of %d EPC pages", all, EPC_PAGES);
 	ISGX_EXPECT(per_process < EPC_PAGES / 2, "one process pinned %ld pages", per_process);
-	ISGX_EXPECT(pinned == all, "debugfs nr_unevictable %ld, hogs hold %ld", pinned, all);
+	ISGX_EXPECT_EQ(pinned, all, "debugfs nr_unevictable %ld, hogs hold %ld", pinned, all);
 
-	ISGX_ASSERT(write(go[1], &c, 1) == 1, "wake the victim");
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the victim");
 	status = wait_or_kill(victim, 120, &took);
 	isgx_note("the victim read back its %d pages in %.1f s, status %#x", EPC_PAGES / 2, took,
 		  status);
-	ISGX_EXPECT(status != -1, "the victim's faults still retried after 120 s: livelock");
+	ISGX_EXPECT_NE(status, -1, "the victim's faults still retried after 120 s: livelock");
 	ISGX_EXPECT(status == -1 || (WIFEXITED(status) && WEXITSTATUS(status) == 0),
 		    "victim status %#x, want 0 (every page back, every word right)", status);
 
@@ -949,10 +963,10 @@ ISGX_TEST(unevictable_pages_bounded_per_process, 600)
 		kill(hogs[i], SIGKILL);
 		waitpid(hogs[i], &status, 0);
 	}
-	sgx_expect_epc_all_free("after the hogs were killed", 5000);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_unevictable") <= 0, "pins left: %ld",
-		    sgx_debugfs_counter("nr_unevictable"));
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the hogs were killed", 5000);
+	ISGX_EXPECT_LE(isgx_debugfs_counter("nr_unevictable"), 0, "pins left: %ld",
+		       isgx_debugfs_counter("nr_unevictable"));
+	isgx_test_finish(fd);
 }
 
 /* Hogs as uid 1000, each holding uninitialised enclaves until refused. */
@@ -966,7 +980,7 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
 		struct { unsigned int n; int64_t refused; } rep;
 		pid_t pid = fork();
 
-		ISGX_ASSERT(pid >= 0, "fork");
+		ISGX_ASSERT_GE(pid, 0, "fork");
 		if (pid == 0) {
 			static uint64_t addrs[EPC_PAGES];
 			int hfd = -1;
@@ -987,7 +1001,7 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
 			_exit(0);
 		}
 		hogs[nr++] = pid;
-		ISGX_ASSERT(read(hog_pipe[0], &rep, sizeof(rep)) == sizeof(rep), "hog report");
+		ISGX_ASSERT_EQ(read(hog_pipe[0], &rep, sizeof(rep)), sizeof(rep), "hog report");
 		ISGX_ASSERT(rep.n || rep.refused == -EDQUOT || rep.refused == -ENOMEM,
 			    "hog %d could not start: %lld", nr, (long long)rep.refused);
 		*pinned += rep.n;
@@ -1019,8 +1033,8 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 	double took, deadline;
 
 	snprintf(params_buf, sizeof(params_buf), "%s dev_mode=0666", PARAMS);
-	fd = sgx_test_start(params_buf);
-	ISGX_ASSERT(sgx_param_write("fault_stall_ms", "3000") == 0, "fault_stall_ms");
+	fd = isgx_test_start(params_buf);
+	ISGX_ASSERT_EQ(isgx_param_write("fault_stall_ms", "3000"), 0, "fault_stall_ms");
 	/*
 	 * Seven hogs of 16 SECS pages each (max_unevictable leaves the small
 	 * ones room to build): 112 pages.  24 small processes of 7 pages
@@ -1030,18 +1044,18 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 	 * evictable pages it is about 144 / 24 = 6 and the hogs hold none.
 	 */
 	nr_hogs = start_unevictable_hogs(hogs, 7, &pinned);
-	isgx_note("%d hogs pinned %ld pages; %ld EPC pages free", nr_hogs, pinned, sgx_epc_free());
+	isgx_note("%d hogs pinned %ld pages; %ld EPC pages free", nr_hogs, pinned, isgx_epc_nr_free());
 	/* Or the small processes would fit, and the test would prove nothing. */
-	ISGX_ASSERT(pinned >= 100 && sgx_epc_free() < NR_SMALL * (SMALL_PAGES + 3),
-		    "only %ld pages pinned, %ld free: no pressure", pinned, sgx_epc_free());
+	ISGX_ASSERT(pinned >= 100 && isgx_epc_nr_free() < NR_SMALL * (SMALL_PAGES + 3),
+		    "only %ld pages pinned, %ld free: no pressure", pinned, isgx_epc_nr_free());
 
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	/* Each reads its pages round after round, while the others do the same. */
 	for (int i = 0; i < NR_SMALL; i++)
 		small[i] = start_victim(fd, SMALL_PAGES, SMALL_SECONDS, ready, go);
-	passes = sgx_debugfs_counter("nr_reclaim_passes");
+	passes = isgx_debugfs_counter("nr_reclaim_passes");
 	for (int i = 0; i < NR_SMALL; i++)
-		ISGX_ASSERT(write(go[1], &c, 1) == 1, "go");
+		ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "go");
 	deadline = now_s() + SMALL_SECONDS + 120;
 	for (int i = 0; i < NR_SMALL; i++) {
 		double left = deadline - now_s();
@@ -1055,30 +1069,30 @@ ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
 	}
 	isgx_note("%d small processes of %d pages for %d s: %d failed, %ld reclaim passes, %ld stuck rounds",
 		  NR_SMALL, SMALL_PAGES, SMALL_SECONDS, failed,
-		  sgx_debugfs_counter("nr_reclaim_passes") - passes,
-		  sgx_debugfs_counter("nr_swapd_stuck"));
-	ISGX_EXPECT(failed == 0, "%d of %d small processes failed (SIGBUS: exit 10)", failed,
-		    NR_SMALL);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_reclaim_passes") > passes,
+		  isgx_debugfs_counter("nr_reclaim_passes") - passes,
+		  isgx_debugfs_counter("nr_swapd_stuck"));
+	ISGX_EXPECT_EQ(failed, 0, "%d of %d small processes failed (SIGBUS: exit 10)", failed,
+		       NR_SMALL);
+	ISGX_EXPECT(isgx_debugfs_counter("nr_reclaim_passes") > passes,
 		    "no reclaim pass ran: no pressure, nothing proven");
 
 	for (int i = 0; i < nr_hogs; i++) {
 		kill(hogs[i], SIGKILL);
 		waitpid(hogs[i], &status, 0);
 	}
-	sgx_expect_epc_all_free("after the hogs were killed", 5000);
-	sgx_test_finish(fd);
+	isgx_expect_epc_all_free("after the hogs were killed", 5000);
+	isgx_test_finish(fd);
 }
 
 /*
  * A sequential pass over evicted pages loads neighbours with each fault
  * (default policy); the baselines load one page per fault.
  */
-ISGX_TEST(fault_around_on_sequential_faults, 600)
+ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 {
-	int fd = sgx_test_start(PARAMS);
+	int fd = self->fd;
 	long faults, around;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 
 	/*
 	 * Fault-around only takes pages above the low mark: a wide gap to
@@ -1086,15 +1100,15 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
 	 * on a busy host.
 	 */
 	if (!policy_is_baseline())
-		ISGX_ASSERT(sgx_param_write("high_mark", "128") == 0 && sgx_param_write("low_mark", "16") == 0,
+		ISGX_ASSERT(isgx_param_write("high_mark", "128") == 0 && isgx_param_write("low_mark", "16") == 0,
 			    "marks");
 	build_rw(&r, fd, 2 * EPC_PAGES);
 	write_all(&r, 1);
-	faults = sgx_debugfs_counter("nr_faults");
-	around = sgx_debugfs_counter("nr_fault_around");
-	ISGX_EXPECT(verify_all(&r, 1) == 0, "contents after a sequential pass");
-	faults = sgx_debugfs_counter("nr_faults") - faults;
-	around = sgx_debugfs_counter("nr_fault_around") - around;
+	faults = isgx_debugfs_counter("nr_faults");
+	around = isgx_debugfs_counter("nr_fault_around");
+	ISGX_EXPECT_EQ(verify_all(&r, 1), 0, "contents after a sequential pass");
+	faults = isgx_debugfs_counter("nr_faults") - faults;
+	around = isgx_debugfs_counter("nr_fault_around") - around;
 	isgx_note("sequential pass over %u pages: %ld faults, %ld pages loaded around them",
 		  r.nr_data, faults, around);
 	if (!policy_is_baseline()) {
@@ -1102,12 +1116,10 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
 		ISGX_EXPECT(faults < r.nr_data * 3 / 4, "%ld faults for %u pages", faults,
 			    r.nr_data);
 	} else {
-		ISGX_EXPECT(around == 0, "baseline %s loaded %ld pages around faults",
-			    isgx_option("policy"), around);
+		ISGX_EXPECT_EQ(around, 0, "baseline %s loaded %ld pages around faults",
+			       isgx_option("policy"), around);
 	}
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -1117,49 +1129,47 @@ ISGX_TEST(fault_around_on_sequential_faults, 600)
  * the VMA's protection by the next access).  Each page is probed in the
  * sequential pass itself, right after the fault that loaded it around.
  */
-ISGX_TEST(fault_around_keeps_epcm_permissions, 600)
+ISGX_TEST_F(pager, fault_around_keeps_epcm_permissions, 600)
 {
 	unsigned int i, bad_rw = 0, bad_r = 0, bad_none = 0;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	long around;
 	uint64_t v;
 	int fd, sig;
 
 	if (policy_is_baseline())
 		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
-	fd = sgx_test_start(PARAMS);
+	fd = self->fd;
 	build_init(&r, fd, 2 * EPC_PAGES, true);
-	around = sgx_debugfs_counter("nr_fault_around");
+	around = isgx_debugfs_counter("nr_fault_around");
 	for (i = 0; i < r.nr_data; i++) {
-		uint64_t *p = rw_data_page(&r, i);
+		uint64_t *p = isgx_rw_data_page(&r, i);
 
-		sig = sgx_probe_read(p, &v);
-		if (i % 16 == RW_MIXED_NONE) {
+		sig = isgx_probe_read(p, &v);
+		if (i % 16 == ISGX_RW_MIXED_NONE) {
 			if (sig != SIGBUS && bad_none++ < 3)
 				isgx_note("page %u (no permission): read gave signal %d", i, sig);
 			continue;
 		}
-		if ((sig || v != rw_pattern(i, 0, 0)) && bad_rw++ < 3)
+		if ((sig || v != isgx_rw_pattern(i, 0, 0)) && bad_rw++ < 3)
 			isgx_note("page %u: read %#llx, signal %d", i, (unsigned long long)v, sig);
-		if (i % 16 != RW_MIXED_R)
+		if (i % 16 != ISGX_RW_MIXED_R)
 			continue;
-		sig = sgx_probe_write(p, 0);
+		sig = isgx_probe_write(p, 0);
 		if (sig != SIGBUS && bad_r++ < 3)
 			isgx_note("page %u (R): write after a read gave signal %d", i, sig);
 	}
-	around = sgx_debugfs_counter("nr_fault_around") - around;
+	around = isgx_debugfs_counter("nr_fault_around") - around;
 	isgx_note("sequential pass over %u pages: %ld loaded around faults", r.nr_data, around);
 	ISGX_EXPECT(around > 0, "no page was loaded around a fault");
 	ISGX_EXPECT(!bad_rw, "%u readable pages did not read back", bad_rw);
 	ISGX_EXPECT(!bad_r, "%u writes to R pages were not SIGBUS", bad_r);
 	ISGX_EXPECT(!bad_none, "%u reads of pages without permissions were not SIGBUS", bad_none);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /* The holder of ptrace_under_eviction: loop over data pages [@first, nr) until EOF on @stop. */
-static void holder_loop(struct rw_enclave *r, unsigned int first, int stop)
+static void holder_loop(struct isgx_rw_enclave *r, unsigned int first, int stop)
 {
 	unsigned long bad = 0;
 	uint64_t gen = 0;
@@ -1169,10 +1179,10 @@ static void holder_loop(struct rw_enclave *r, unsigned int first, int stop)
 	while (read(stop, &c, 1) < 0 && errno == EAGAIN) {
 		gen++;
 		for (unsigned int i = first; i < r->nr_data; i++) {
-			uint64_t *p = rw_data_page(r, i);
+			uint64_t *p = isgx_rw_data_page(r, i);
 
-			bad += p[1] != rw_pattern(i, 1, 0);
-			p[0] = rw_pattern(i, 0, gen);
+			bad += p[1] != isgx_rw_pattern(i, 1, 0);
+			p[0] = isgx_rw_pattern(i, 0, gen);
 		}
 	}
 	_exit(bad ? 1 : 0);
@@ -1207,31 +1217,29 @@ static void ptrace_stop(pid_t pid)
  * LRU-like policy loads every page of every lap.  The load count of the
  * later laps must stay under 3/4 of the loop (the bound is about 1/2).
  */
-ISGX_TEST(loop_keeps_a_hot_set, 900)
+ISGX_TEST_F(pager, loop_keeps_a_hot_set, 900)
 {
 	unsigned int nr = EPC_PAGES * 3 / 2, lap, i;
 	long loaded = 0, start = 0;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	int fd;
 
 	if (!policy_is("default"))
 		isgx_skip("non-resident history is the default policy's");
-	fd = sgx_test_start(PARAMS);
+	fd = self->fd;
 	build_rw(&r, fd, nr);
 	for (lap = 0; lap < 10; lap++) {
 		if (lap == 4)
-			start = sgx_debugfs_counter("nr_loaded");
+			start = isgx_debugfs_counter("nr_loaded");
 		for (i = 0; i < r.nr_data; i++)
-			(void)*(volatile uint64_t *)rw_data_page(&r, i);
+			(void)*(volatile uint64_t *)isgx_rw_data_page(&r, i);
 	}
-	loaded = sgx_debugfs_counter("nr_loaded") - start;
+	loaded = isgx_debugfs_counter("nr_loaded") - start;
 	isgx_note("loop over %u pages, EPC %d: %ld pages loaded a lap (laps 5-10)", nr,
 		  EPC_PAGES, loaded / 6);
 	ISGX_EXPECT(loaded / 6 < nr * 3 / 4, "%ld pages loaded a lap of %u: no hot set kept",
 		    loaded / 6, nr);
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_expect_epc_all_free("after destroy", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 /*
@@ -1244,25 +1252,26 @@ ISGX_TEST(loop_keeps_a_hot_set, 900)
  * order (the page it reads next is the oldest, the one the pager takes
  * next) and at random, with the holder running, then stopped.
  */
-ISGX_TEST(ptrace_under_eviction, 900)
+ISGX_TEST_F(pager, ptrace_under_eviction, 900)
 {
 	static uint64_t shadow[EPC_PAGES][WORDS], got[WORDS];
 	const char *opt = isgx_option("seconds");
 	unsigned int seconds = opt ? atoi(opt) : 60, half = EPC_PAGES, i, w, k, seed = 1;
 	unsigned long reads = 0, writes = 0, peeks = 0, bad = 0;
-	int fd = sgx_test_start(PARAMS), up[2], down[2], mem, status;
+	int fd = self->fd, up[2], down[2], mem, status;
 	uint64_t base, addr, val, gen = 0;
-	struct rw_enclave r;
+	struct isgx_rw_enclave r;
 	char path[64];
 	double deadline;
 	ssize_t n;
 	long word;
 	pid_t pid;
 
+	self->freed_when = "after the holder exited";
 	ISGX_ASSERT(!pipe(up) && !pipe(down), "pipe");
 	fflush(stdout);
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		close(up[0]);
 		close(down[1]);
@@ -1273,14 +1282,14 @@ ISGX_TEST(ptrace_under_eviction, 900)
 	}
 	close(up[1]);
 	close(down[0]);
-	ISGX_ASSERT(read(up[0], &base, sizeof(base)) == sizeof(base),
-		    "the holder could not build its enclave");
+	ISGX_ASSERT_EQ(read(up[0], &base, sizeof(base)), sizeof(base),
+		       "the holder could not build its enclave");
 	for (i = 0; i < half; i++)
 		for (w = 0; w < WORDS; w++)
-			shadow[i][w] = rw_pattern(i, w, 0);
+			shadow[i][w] = isgx_rw_pattern(i, w, 0);
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	mem = open(path, O_RDWR);
-	ISGX_ASSERT(mem >= 0, "open %s: %s", path, strerror(errno));
+	ISGX_ASSERT_GE(mem, 0, "open %s: %s", path, strerror(errno));
 
 	deadline = now_s() + seconds;
 	while (now_s() < deadline) {
@@ -1293,7 +1302,7 @@ ISGX_TEST(ptrace_under_eviction, 900)
 				debugger_bad(&bad, "pread of page %u: %zd (%s)", i, n,
 					     n < 0 ? strerror(errno) : "wrong bytes");
 			w = (unsigned int)rand_r(&seed) % WORDS;
-			val = rw_pattern(i, w, ++gen);
+			val = isgx_rw_pattern(i, w, ++gen);
 			n = pwrite(mem, &val, 8, addr + 8 * w);
 			if (n != 8)
 				debugger_bad(&bad, "pwrite to page %u word %u: %zd (%s)", i, w, n,
@@ -1314,7 +1323,7 @@ ISGX_TEST(ptrace_under_eviction, 900)
 				debugger_bad(&bad, "PEEKDATA of page %u word %u: %#lx (%s), want %#llx",
 					     i, w, word, errno ? strerror(errno) : "wrong",
 					     (unsigned long long)shadow[i][w]);
-			val = rw_pattern(i, w, ++gen);
+			val = isgx_rw_pattern(i, w, ++gen);
 			if (ptrace(PTRACE_POKEDATA, pid, (void *)(uintptr_t)addr, (void *)(uintptr_t)val))
 				debugger_bad(&bad, "POKEDATA of page %u word %u: %s", i, w,
 					     strerror(errno));
@@ -1332,33 +1341,32 @@ ISGX_TEST(ptrace_under_eviction, 900)
 	close(mem);
 	close(down[1]);
 	isgx_note("%u s: %lu page reads, %lu word writes, %lu peek/pokes; %ld evictions, %ld loads",
-		  seconds, reads, writes, peeks, sgx_debugfs_counter("nr_evicted"),
-		  sgx_debugfs_counter("nr_loaded"));
+		  seconds, reads, writes, peeks, isgx_debugfs_counter("nr_evicted"),
+		  isgx_debugfs_counter("nr_loaded"));
 	ISGX_EXPECT(!bad, "%lu debugger accesses failed or read a wrong value", bad);
-	ISGX_ASSERT(waitpid(pid, &status, 0) == pid, "waitpid: %s", strerror(errno));
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid: %s", strerror(errno));
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the holder: status %#x", status);
-	ISGX_EXPECT(sgx_debugfs_counter("nr_ewb_failed") == 0, "EWB failures");
-	ISGX_EXPECT(sgx_debugfs_counter("nr_eldu_failed") == 0, "ELDU failures");
-	sgx_expect_epc_all_free("after the holder exited", 2000);
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_ewb_failed"), 0, "EWB failures");
+	ISGX_EXPECT_EQ(isgx_debugfs_counter("nr_eldu_failed"), 0, "ELDU failures");
 }
 
-ISGX_TEST(perf_counts_tracepoints, 600)
+ISGX_TEST_F(pager, perf_counts_tracepoints, 600)
 {
-	struct rw_enclave r;
-	int fd = sgx_test_start(PARAMS), p[2], status = 0;
+	struct isgx_rw_enclave r;
+	int fd = self->fd, p[2], status = 0;
 	unsigned long ewb = 0, eldu = 0, fault = 0;
 	uint64_t gen = 0;
 	char line[256];
 	pid_t pid;
 	FILE *f;
 
+	self->freed_when = NULL;
 	if (access("/usr/bin/perf", X_OK))
 		isgx_skip("perf is not installed");
 	build_rw(&r, fd, 2 * EPC_PAGES);
 	ISGX_ASSERT(!pipe(p), "pipe");
 	pid = fork();
-	ISGX_ASSERT(pid >= 0, "fork");
+	ISGX_ASSERT_GE(pid, 0, "fork");
 	if (pid == 0) {
 		dup2(p[1], 2);
 		close(p[0]);
@@ -1386,9 +1394,8 @@ ISGX_TEST(perf_counts_tracepoints, 600)
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "perf status %#x", status);
 	isgx_note("perf: isgx_ewb=%lu isgx_eldu=%lu isgx_fault_begin=%lu", ewb, eldu, fault);
 	ISGX_EXPECT(ewb > 0 && eldu > 0 && fault > 0, "perf did not count the events");
-	ISGX_EXPECT(verify_all(&r, gen) == 0, "contents");
-	ISGX_EXPECT(isgx_enclave_destroy(&r.e) == 0, "destroy");
-	sgx_test_finish(fd);
+	ISGX_EXPECT_EQ(verify_all(&r, gen), 0, "contents");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
 int main(int argc, char **argv)
