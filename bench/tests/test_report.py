@@ -321,12 +321,17 @@ def make_run(folder):
             meta[k] = v.strip('"')
     plots = pathlib.Path(folder) / "plots"
     plots.mkdir()
+    charts = []
     for gp in sorted((TOP / "plots").glob("*.gp")):
+        png = plots / (gp.stem + ".png")
         run_tool("gnuplot", "-e",
-                 f"run='{run}'; out='{plots / (gp.stem + '.png')}'; "
+                 f"run='{run}'; out='{png}'; "
                  f"patterns='{meta.get('patterns', '')}'; policies='{meta.get('policies', '')}'; "
                  f"config='{meta.get('config', '')}'; plotdir='{TOP / 'plots'}'", gp)
-    run_tool(sys.executable, BENCH / "report-html", run, "--charts", plots)
+        if png.is_file() and png.stat().st_size:
+            charts.append(png)
+    run_tool(sys.executable, BENCH / "report-html", run,
+             *[a for png in charts for a in ("--chart", png)])
     return run
 
 
