@@ -166,52 +166,33 @@ bool isgx_encl_power_lost(struct isgx_encl *encl)
 }
 
 /**
- * isgx_encl_get_by_addr() - the enclave of @mm based at @addr
+ * isgx_encl_get() - the enclave of @mm that an ioctl's address names
  * @mm:		the calling process's mm
- * @addr:	the enclave's base address
- *
- * The first VMA that ends above @addr must belong to the enclave based at
- * @addr, so an enclave whose first pages were unmapped is still found.
+ * @addr:	the address
+ * @by:		ISGX_ENCL_BY_BASE: @addr is the enclave's base, and the first
+ *		VMA that ends above it must belong to that enclave, so an
+ *		enclave whose first pages were unmapped is still found (INIT,
+ *		DESTROY); ISGX_ENCL_BY_PAGE: any address inside a mapped part
+ *		of the enclave (ADD_PAGE, as in the staging driver)
  *
  * Context: process context; takes mmap_lock for reading.
  * Return: the enclave with a reference held, or NULL.
  */
-struct isgx_encl *isgx_encl_get_by_addr(struct mm_struct *mm, unsigned long addr)
+struct isgx_encl *isgx_encl_get(struct mm_struct *mm, unsigned long addr,
+				enum isgx_encl_lookup by)
 {
 	struct isgx_encl *encl = NULL;
 	struct vm_area_struct *vma;
 
 	mmap_read_lock(mm);
-	vma = find_vma(mm, addr);
+	vma = by == ISGX_ENCL_BY_BASE ? find_vma(mm, addr) : vma_lookup(mm, addr);
 	if (vma && vma->vm_ops == &isgx_vm_ops && vma->vm_private_data) {
 		encl = vma->vm_private_data;
-		if (encl->base == addr && vma->vm_start < addr + encl->size)
-			kref_get(&encl->refcount);
-		else
+		if (by == ISGX_ENCL_BY_BASE &&
+		    (encl->base != addr || vma->vm_start >= addr + encl->size))
 			encl = NULL;
-	}
-	mmap_read_unlock(mm);
-	return encl;
-}
-
-/**
- * isgx_encl_get_by_page() - the enclave of @mm whose mapping holds @addr
- * @mm:		the calling process's mm
- * @addr:	any address inside a mapped part of the enclave
- *
- * Context: process context; takes mmap_lock for reading.
- * Return: the enclave with a reference held, or NULL.
- */
-struct isgx_encl *isgx_encl_get_by_page(struct mm_struct *mm, unsigned long addr)
-{
-	struct isgx_encl *encl = NULL;
-	struct vm_area_struct *vma;
-
-	mmap_read_lock(mm);
-	vma = vma_lookup(mm, addr);
-	if (vma && vma->vm_ops == &isgx_vm_ops && vma->vm_private_data) {
-		encl = vma->vm_private_data;
-		kref_get(&encl->refcount);
+		else
+			kref_get(&encl->refcount);
 	}
 	mmap_read_unlock(mm);
 	return encl;

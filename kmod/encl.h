@@ -122,8 +122,14 @@ static inline pgoff_t isgx_encl_secs_backing_index(struct isgx_encl *encl)
 
 struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm);
 void isgx_encl_put(struct isgx_encl *encl);
-struct isgx_encl *isgx_encl_get_by_addr(struct mm_struct *mm, unsigned long addr);
-struct isgx_encl *isgx_encl_get_by_page(struct mm_struct *mm, unsigned long addr);
+/* How an ioctl's address names its enclave (isgx_encl_get()). */
+enum isgx_encl_lookup {
+	ISGX_ENCL_BY_BASE,
+	ISGX_ENCL_BY_PAGE,
+};
+
+struct isgx_encl *isgx_encl_get(struct mm_struct *mm, unsigned long addr,
+				enum isgx_encl_lookup by);
 bool isgx_encl_power_lost(struct isgx_encl *encl);
 int isgx_encl_attach(struct isgx_encl *encl, struct mm_struct *mm);
 unsigned long isgx_encl_nr_enclaves(void);

@@ -322,7 +322,7 @@ static long isgx_ioc_add_page(struct file *file, void __user *arg)
 
 	/* The page's own address names the enclave, as in the staging driver. */
 	ret = -ENOENT;
-	encl = isgx_encl_get_by_page(current->mm, param.addr);
+	encl = isgx_encl_get(current->mm, param.addr, ISGX_ENCL_BY_PAGE);
 	if (!encl)
 		goto out_src;
 
@@ -453,7 +453,7 @@ static long isgx_ioc_init(struct file *file, void __user *arg)
 		goto out_buf;
 
 	ret = -ENOENT;
-	encl = isgx_encl_get_by_addr(current->mm, param.addr);
+	encl = isgx_encl_get(current->mm, param.addr, ISGX_ENCL_BY_BASE);
 	if (!encl)
 		goto out_buf;
 	ret = isgx_encl_lock_alive(encl);
@@ -511,7 +511,7 @@ static long isgx_ioc_destroy(struct file *file, void __user *arg)
 
 	if (copy_from_user(&param, arg, sizeof(param)))
 		return -EFAULT;
-	encl = isgx_encl_get_by_addr(current->mm, param.addr);
+	encl = isgx_encl_get(current->mm, param.addr, ISGX_ENCL_BY_BASE);
 	if (!encl)
 		return -ENOENT;
 	mutex_lock(&encl->lock);
