@@ -87,6 +87,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,33 +353,59 @@ static int check_options(struct run *r)
 	return GO_ON;
 }
 
+/* The options that take a value: where it goes in struct run, and its kind. */
+static const struct opt_field {
+	const char *name;
+	enum { OPT_STR, OPT_UL, OPT_D } kind;
+	size_t off;
+} opt_fields[] = {
+	{ "pattern", OPT_STR, offsetof(struct run, pattern) },
+	{ "ratio", OPT_D, offsetof(struct run, ratio) },
+	{ "accesses", OPT_UL, offsetof(struct run, accesses) },
+	{ "seed", OPT_UL, offsetof(struct run, seed) },
+	{ "theta", OPT_D, offsetof(struct run, theta) },
+	{ "key", OPT_STR, offsetof(struct run, key_path) },
+	{ "trace", OPT_STR, offsetof(struct run, trace_path) },
+	{ "tag", OPT_STR, offsetof(struct run, tag) },
+	{ "run", OPT_UL, offsetof(struct run, run_len) },
+	{ "ycsb", OPT_STR, offsetof(struct run, ycsb_arg) },
+	{ "value-size", OPT_UL, offsetof(struct run, value_size) },
+	{ "threads", OPT_UL, offsetof(struct run, threads) },
+	{ "enclaves", OPT_UL, offsetof(struct run, enclaves) },
+	{ "slow-ns", OPT_UL, offsetof(struct run, slow_ns) },
+	{ "lat-hist", OPT_STR, offsetof(struct run, hist_path) },
+};
+
+#define NR_OPT_FIELDS	(sizeof(opt_fields) / sizeof(opt_fields[0]))
+/* getopt_long's value for opt_fields[i]: OPT_FIELD + i, beyond every char. */
+#define OPT_FIELD	256
+
+/* @arg into @o's field of @r: 0, or -1 (and a message) when it is no number. */
+static int set_option(struct run *r, const struct opt_field *o, const char *arg)
+{
+	void *field = (char *)r + o->off;
+
+	if (o->kind == OPT_UL)
+		return parse_ul(o->name, arg, field);
+	if (o->kind == OPT_D)
+		return parse_d(o->name, arg, field);
+	*(const char **)field = arg;
+	return 0;
+}
+
 /*
  * The command line into @r, checked before anything else: a bad command
  * line is an error even without isgx.  GO_ON, 0 after --help, or 2.
  */
 static int parse_options(struct run *r, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "ratio", required_argument, NULL, 'r' },
-		{ "accesses", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "theta", required_argument, NULL, 't' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "trace", required_argument, NULL, 'T' },
-		{ "tag", required_argument, NULL, 'g' },
-		{ "run", required_argument, NULL, 'R' },
-		{ "ycsb", required_argument, NULL, 'y' },
-		{ "value-size", required_argument, NULL, 'V' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "enclaves", required_argument, NULL, 'E' },
-		{ "slow-ns", required_argument, NULL, 'S' },
-		{ "lat-hist", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	struct option opts[NR_OPT_FIELDS + 2] = { 0 };
 	int c;
 
+	for (unsigned int i = 0; i < NR_OPT_FIELDS; i++)
+		opts[i] = (struct option){ opt_fields[i].name, required_argument, NULL,
+					   OPT_FIELD + i };
+	opts[NR_OPT_FIELDS] = (struct option){ "help", no_argument, NULL, 'h' };
 	r->pattern = "zipf";
 	r->key_path = ISGX_DEFAULT_KEY;
 	r->tag = "";
@@ -390,28 +417,15 @@ static int parse_options(struct run *r, int argc, char **argv)
 	r->enclaves = 1;
 	r->slow_ns = 50000;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int bad_arg = 0;
-
-		switch (c) {
-		case 'p': r->pattern = optarg; break;
-		case 'r': bad_arg = parse_d("ratio", optarg, &r->ratio); break;
-		case 'n': bad_arg = parse_ul("accesses", optarg, &r->accesses); break;
-		case 's': bad_arg = parse_ul("seed", optarg, &r->seed); break;
-		case 't': bad_arg = parse_d("theta", optarg, &r->theta); break;
-		case 'k': r->key_path = optarg; break;
-		case 'T': r->trace_path = optarg; break;
-		case 'g': r->tag = optarg; break;
-		case 'R': bad_arg = parse_ul("run", optarg, &r->run_len); break;
-		case 'y': r->ycsb_arg = optarg; break;
-		case 'V': bad_arg = parse_ul("value-size", optarg, &r->value_size); break;
-		case 'j': bad_arg = parse_ul("threads", optarg, &r->threads); break;
-		case 'E': bad_arg = parse_ul("enclaves", optarg, &r->enclaves); break;
-		case 'S': bad_arg = parse_ul("slow-ns", optarg, &r->slow_ns); break;
-		case 'L': r->hist_path = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
 		}
-		if (bad_arg)
+		if (c < OPT_FIELD) {
+			usage(stderr);
+			return 2;
+		}
+		if (set_option(r, &opt_fields[c - OPT_FIELD], optarg))
 			return 2;
 	}
 	if (optind < argc) {
