@@ -11,15 +11,11 @@
 #            gcm encrypt/decrypt, SHA-256, EWB, ELDU...) and the minor-fault
 #            floor (minfault, next to wsgen), factors source=emu_bench|floor
 #   for each policy: load isgx.ko with it, then
-#     wsgen  for every (pattern, ratio, threads).  wsgen itself reads the
-#            debugfs counters around its measured pass (nr_etrack,
-#            nr_evicted, ns_reclaim_*, ... and the per-evicted-page
-#            ratios); around the whole run (build and warm-up included)
-#            they are emitted here as run_nr_* (info, and the exact
-#            failure counters).  Each run's latency histogram goes to
-#            OUTDIR/lat/NAME.txt.  perf_record=1 wraps every run in perf
-#            (see below).
-#     extra suites  every name of extra_suites (see below)
+#     suites  bench/suites/wsgen.sh when the config names patterns (wsgen
+#            for every pattern, ratio and thread count, with the run's
+#            counters as run_nr_* and, with perf_record=1, perf's fault
+#            latencies: see that file), then every name of extra_suites
+#            (see below)
 #     histogram  the module's fault_latency histogram is copied to
 #            OUTDIR/fault_latency/POLICY-repI.txt and its p50/p99 (bucket
 #            upper bounds) emitted as fault_hist_p50/p99, source=debugfs
@@ -53,10 +49,11 @@
 #            BENCH_CONFIG BENCH_KO BENCH_WSGEN BENCH_BUILD BENCH_OUT
 #            BENCH_POLICY BENCH_REP BENCH_SEED BENCH_EPC_PAGES; the suite
 #            prints metric lines on stdout (policy= and rep= are appended
-#            to their factors here) and fails with a non-zero status.
+#            to their factors here, unless a line names its rep= already,
+#            as wsgen's do) and fails with a non-zero status.
 set -eu
 config=$1 ko=$2 wsgen=$3 out=$4
-repeats=1 repeat_seed=vary perf_record=0 wsgen_args="" extra_suites="" threads=1
+repeats=1 repeat_seed=vary perf_record=0 extra_suites=""
 # shellcheck disable=SC1090
 . "$config"
 res="$out/results.txt"
@@ -86,62 +83,22 @@ for s in $extra_suites; do
 done
 mkdir -p "$out/fault_latency" "$out/lat"
 
-# ratios_of PATTERN: the ratios its runs use (loop@1.25: 1.25 only).
-ratios_of() {
-	case "$1" in *@*) echo "${1#*@}" ;; *) echo "$ratios" ;; esac
-}
-per_policy=0
-for p in $patterns; do
-	per_policy=$(( per_policy + $(ratios_of "$p" | wc -w) * $(echo "$threads" | wc -w) ))
-done
-n=0
-total=$(( repeats * $(echo "$policies" | wc -w) * $(echo "$epc_pages" | wc -w) * per_policy ))
+# The suites of every policy: wsgen's when there are patterns, then the extras.
+suites=$extra_suites
+[ -z "$patterns" ] || suites="wsgen $suites"
+steps=$(( repeats * $(echo "$policies" | wc -w) * $(echo "$epc_pages" | wc -w) ))
+step=0
 first_epc=${epc_pages%% *}
 
-# tag_lines TAGS: metric lines of stdin with TAGS appended to their factors.
+# tag_lines TAGS: metric lines of stdin with TAGS appended to their factors
+# (but for the lines whose factors name a rep= already).
 tag_lines() {
 	awk -v tags="$1" '
+	/^metric=.* factors=([^ ]*,)?rep=/ { print; next }
 	/^metric=/ {
 		if ($0 ~ / factors=/) sub(/ factors=[^ ]*/, "&," tags)
 		else sub(/^metric=[^ ]*/, "& factors=" tags)
 		print
-	}'
-}
-
-# counters: "name value" for every counter in debugfs (not the gauges).
-counters() {
-	for f in "$dbg"/nr_* "$dbg"/ns_*; do
-		[ -f "$f" ] || continue
-		cname=${f##*/}
-		case "$cname" in nr_free_pages|nr_total_pages|nr_enclaves|nr_va_pages) continue ;; esac
-		echo "$cname $(cat "$f")"
-	done
-}
-
-# counter_lines BEFORE AFTER FACTORS: the differences over the whole run
-# (build and warm-up included) as run_* metric lines; not the high-water
-# marks (*_max), whose difference means nothing.
-counter_lines() {
-	awk -v factors="$3" '
-	FNR == NR { before[$1] = $2; next }
-	($1 in before) && $1 !~ /_max$/ {
-		printf "metric=run_%s factors=%s value=%d unit=count\n", $1, factors, $2 - before[$1]
-	}' "$1" "$2"
-}
-
-# percentiles FACTORS SOURCE PREFIX: p50, p99 and mean of the sorted
-# latencies (ns, one a line) on stdin.
-percentiles() {
-	awk -v factors="$1,source=$2" -v m="$3" '
-	{ v[NR] = $1; sum += $1 }
-	END {
-		if (!NR) exit
-		i50 = int(0.50 * NR); if (i50 < 0.50 * NR) i50++
-		i99 = int(0.99 * NR); if (i99 < 0.99 * NR) i99++
-		printf "metric=%s_p50 factors=%s value=%d unit=ns\n", m, factors, v[i50]
-		printf "metric=%s_p99 factors=%s value=%d unit=ns\n", m, factors, v[i99]
-		printf "metric=%s_mean factors=%s value=%.0f unit=ns\n", m, factors, sum / NR
-		printf "metric=%s_n factors=%s value=%d unit=faults\n", m, factors, NR
 	}'
 }
 
@@ -163,71 +120,13 @@ hist_percentiles() {
 	}'
 }
 
-# run_wsgen POLICY REP SEED PATTERN RATIO THREADS
-run_wsgen() {
-	policy=$1 rep=$2 s=$3 pattern=$4 ratio=$5 th=$6
-	name="$policy-$pattern-$ratio-t$th-seed$s-rep$rep"
-	acc=
-	[ "$accesses" = auto ] || acc="--accesses=$accesses"
-	wsgen_run_args="--pattern=$pattern --ratio=$ratio $acc --threads=$th --seed=$s"
-	wsgen_run_args="$wsgen_run_args --lat-hist=$out/lat/$name.txt $wsgen_args"
-	counters >"$tmp/before"
-	if [ "$perf_record" = 1 ]; then
-		swapd=$(pgrep -x kisgxswapd | head -1)
-		[ -n "$swapd" ] || die "no kisgxswapd thread to profile"
-		perf record -q -e cpu-clock -F 999 -p "$swapd" -o "$tmp/cpu.data" 2>"$tmp/perf-cpu.err" &
-		cpu_pid=$!
-		# perf takes a while to start under TCG: wait for its file (10 s).
-		i=0
-		while [ ! -s "$tmp/cpu.data" ] && [ "$i" -lt 50 ]; do
-			sleep 0.2
-			i=$((i + 1))
-		done
-		# CLOCK_MONOTONIC: TCG's TSCs are unsynchronized, perf's default
-		# clock is per CPU and a fault that sleeps may end on another one.
-		# shellcheck disable=SC2086
-		perf record -q -a -k mono -e isgx:isgx_fault_begin,isgx:isgx_fault_end -o "$tmp/fault.data" -- \
-			"$wsgen" $wsgen_run_args --tag="policy=$policy,rep=$rep" >"$tmp/ws.txt" ||
-			die "wsgen failed under perf ($name)"
-		kill -INT "$cpu_pid" 2>/dev/null || true
-		wait "$cpu_pid" || true
-	else
-		# shellcheck disable=SC2086
-		"$wsgen" $wsgen_run_args --tag="policy=$policy,rep=$rep" >"$tmp/ws.txt" ||
-			die "wsgen failed ($name)"
-	fi
-	counters >"$tmp/after"
-	cat "$tmp/ws.txt" >>"$res"
-	factors=$(sed -n 's/^metric=faults factors=\([^ ]*\) .*/\1/p' "$tmp/ws.txt")
-	[ -n "$factors" ] || die "wsgen printed no faults line ($name)"
-	counter_lines "$tmp/before" "$tmp/after" "$factors" >>"$res"
-	if [ "$perf_record" = 1 ]; then
-		perf script -i "$tmp/fault.data" -F tid,time,event --ns 2>/dev/null |
-			awk '{
-				t = $2; sub(/:$/, "", t)
-				if ($3 ~ /isgx_fault_begin/) b[$1] = t
-				else if ($3 ~ /isgx_fault_end/ && ($1 in b)) {
-					printf "%.0f\n", (t - b[$1]) * 1e9; delete b[$1]
-				}
-			}' | sort -n >"$out/perf/$name.lat"
-		percentiles "$factors" perf fault_lat <"$out/perf/$name.lat" >>"$res"
-		perf report -i "$tmp/cpu.data" --stdio --sort sym --no-children 2>"$tmp/report.err" |
-			grep -v '^#' | sed '/^$/d' | head -30 >"$out/perf/$name.top.txt" || true
-		if [ ! -s "$out/perf/$name.top.txt" ]; then
-			{ echo "# no kisgxswapd profile: perf record / perf report said:"
-			  cat "$tmp/perf-cpu.err" "$tmp/report.err"; } >"$out/perf/$name.top.txt"
-		fi
-		rm -f "$tmp/fault.data" "$tmp/cpu.data"
-	fi
-}
-
 # run_suite NAME POLICY REP SEED
 run_suite() {
 	case "$1" in */*) f=$1 ;; *) f=$here/suites/$1.sh ;; esac
-	echo "bench: suite $1 policy=$2 rep=$3"
+	echo "bench: [$step/$steps] suite $1 policy=$2 rep=$3 epc=$epc"
 	BENCH_CONFIG=$config BENCH_KO=$ko BENCH_WSGEN=$wsgen BENCH_BUILD=$build \
 	BENCH_OUT=$out BENCH_POLICY=$2 BENCH_REP=$3 BENCH_SEED=$4 BENCH_EPC_PAGES=$epc \
-		sh "$f" >"$tmp/suite.txt" || die "extra suite $1 failed (policy=$2 rep=$3)"
+		sh "$f" >"$tmp/suite.txt" || die "suite $1 failed (policy=$2 rep=$3)"
 	tag_lines "policy=$2,rep=$3" <"$tmp/suite.txt" >>"$res"
 }
 
@@ -258,16 +157,8 @@ while [ "$rep" -le "$repeats" ]; do
 		insmod "$ko" "epc_pages=$epc" "policy=${policy%%+*}" \
 			$(case "$policy" in *+*) echo "${policy#*+}" | tr '+' ' ' ;; esac) ||
 			die "insmod with policy $policy failed"
-		for p in $patterns; do
-			for ratio in $(ratios_of "$p"); do
-				for th in $threads; do
-					n=$((n + 1))
-					echo "bench: [$n/$total] seed=$s epc=$epc policy=$policy pattern=${p%%@*} ratio=$ratio threads=$th"
-					run_wsgen "$policy" "$rep" "$s" "${p%%@*}" "$ratio" "$th"
-				done
-			done
-		done
-		for suite in $extra_suites; do
+		step=$((step + 1))
+		for suite in $suites; do
 			run_suite "$suite" "$policy" "$rep" "$s"
 		done
 		cp "$dbg/fault_latency" "$out/fault_latency/$policy-epc$epc-rep$rep.txt"
@@ -278,4 +169,4 @@ while [ "$rep" -le "$repeats" ]; do
 	done
 	rep=$((rep + 1))
 done
-echo "bench: $n wsgen runs done"
+echo "bench: $step policy runs done"

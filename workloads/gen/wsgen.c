@@ -87,6 +87,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,10 +141,38 @@ static bool baseline_policy(void)
 	return !strncmp(buf, "fifo16", 6) || !strncmp(buf, "seed", 4);
 }
 
+/* A stage that went well: main() goes on to the next (else: the exit status). */
+#define GO_ON	(-1)
+
+/*
+ * One run of wsgen: its command line, then what it learns from the module,
+ * builds and measures, stage by stage (main() at the bottom).
+ */
 struct run {
+	/* The command line. */
+	const char *pattern, *key_path, *trace_path, *tag, *hist_path, *ycsb_arg;
+	double ratio, theta;
+	unsigned long accesses, seed, run_len, value_size, threads, enclaves, slow_ns;
+	char pname[16];			/* the pattern in factors: kv-a, not kv */
+	char ycsb;			/* kv: a, b or c */
+	bool is_kv;
+	/* The module, and the working set sized to it. */
+	long total, hw, lw;		/* EPC pages; kisgxswapd's marks (<= 0: none) */
+	unsigned int nr_pages, per;	/* pages of the working set; of each enclave */
 	struct ws ws;
 	struct kv kv;
-	bool is_kv;
+	struct worker *w;		/* one per thread */
+	int fd;				/* /dev/sgx */
+	char factors[384];
+	/* The passes and their trace. */
+	double load_time;		/* s, kv's load phase */
+	double access_time;		/* s, the measured pass */
+	unsigned long seq_measured;	/* the measured pass's first ticket */
+	struct counters before, after;	/* around the measured pass */
+	unsigned int *all;		/* every page touch, in ticket order */
+	unsigned long nr_seq;		/* of them */
+	uint64_t *lat;			/* the measured pass's latencies, all threads */
+	int status;			/* 1 once an output or check failed */
 };
 
 struct worker {
@@ -254,69 +283,149 @@ static void usage(FILE *f)
 		MAX_THREADS, MAX_ENCLAVES);
 }
 
-int main(int argc, char **argv)
+static int oom(void)
 {
-	static const struct option opts[] = {
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "ratio", required_argument, NULL, 'r' },
-		{ "accesses", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "theta", required_argument, NULL, 't' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "trace", required_argument, NULL, 'T' },
-		{ "tag", required_argument, NULL, 'g' },
-		{ "run", required_argument, NULL, 'R' },
-		{ "ycsb", required_argument, NULL, 'y' },
-		{ "value-size", required_argument, NULL, 'V' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "enclaves", required_argument, NULL, 'E' },
-		{ "slow-ns", required_argument, NULL, 'S' },
-		{ "lat-hist", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *pattern = "zipf", *key_path = ISGX_DEFAULT_KEY, *trace_path = NULL, *tag = "";
-	const char *hist_path = NULL, *ycsb_arg = NULL;
-	double ratio = 2.0, theta = 0.99, t0 = 0, t1, load_time = 0;
-	unsigned long accesses = 0, seed = 1, run_len = 0, value_size = 1024, threads = 1;
-	unsigned long enclaves = 1, slow_ns = 50000, i, seq_measured, nr_seq, nr_lat, bad = 0;
-	unsigned long min_usable, min_steady, min_bound, kv_errors = 0, footprint, warm;
-	bool min_valid, fits;
-	long total, hw, lw, loaded, evicted, usable, steady, bound, nr_va;
-	unsigned int nr_pages, per, *all;
-	struct counters before = { 0 }, after = { 0 };
-	struct recorder **rcs;
-	struct pattern pat = { 0 };
-	struct worker *w;
-	struct run run = { 0 };
-	char err[256], factors[384], pname[16], ycsb = 0, extra[96] = "";
-	uint64_t *lat;
-	EVP_PKEY *key;
-	int c, fd, status = 0;
+	fprintf(stderr, "wsgen: out of memory\n");
+	return 1;
+}
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int bad_arg = 0;
+/* The pattern and the options that depend on it: GO_ON or 2. */
+static int check_options(struct run *r)
+{
+	const char *pattern = r->pattern, *ycsb_arg = r->ycsb_arg;
 
-		switch (c) {
-		case 'p': pattern = optarg; break;
-		case 'r': bad_arg = parse_d("ratio", optarg, &ratio); break;
-		case 'n': bad_arg = parse_ul("accesses", optarg, &accesses); break;
-		case 's': bad_arg = parse_ul("seed", optarg, &seed); break;
-		case 't': bad_arg = parse_d("theta", optarg, &theta); break;
-		case 'k': key_path = optarg; break;
-		case 'T': trace_path = optarg; break;
-		case 'g': tag = optarg; break;
-		case 'R': bad_arg = parse_ul("run", optarg, &run_len); break;
-		case 'y': ycsb_arg = optarg; break;
-		case 'V': bad_arg = parse_ul("value-size", optarg, &value_size); break;
-		case 'j': bad_arg = parse_ul("threads", optarg, &threads); break;
-		case 'E': bad_arg = parse_ul("enclaves", optarg, &enclaves); break;
-		case 'S': bad_arg = parse_ul("slow-ns", optarg, &slow_ns); break;
-		case 'L': hist_path = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+	if (!strcmp(pattern, "kv") || (!strncmp(pattern, "kv-", 3) && strlen(pattern) == 4)) {
+		r->is_kv = true;
+		r->ycsb = pattern[2] ? pattern[3] : 'a';
+		if (ycsb_arg) {
+			if (pattern[2] && strcmp(ycsb_arg, pattern + 3)) {
+				fprintf(stderr, "wsgen: --pattern=%s and --ycsb=%s disagree\n", pattern,
+					ycsb_arg);
+				return 2;
+			}
+			r->ycsb = ycsb_arg[0];
+			if (strlen(ycsb_arg) != 1)
+				r->ycsb = '?';
 		}
-		if (bad_arg)
+		if (r->ycsb != 'a' && r->ycsb != 'b' && r->ycsb != 'c') {
+			fprintf(stderr, "wsgen: --ycsb must be a, b or c\n");
+			return 2;
+		}
+		snprintf(r->pname, sizeof(r->pname), "kv-%c", r->ycsb);
+	} else if (pattern_known(pattern)) {
+		if (ycsb_arg) {
+			fprintf(stderr, "wsgen: --ycsb is for --pattern=kv only\n");
+			return 2;
+		}
+		snprintf(r->pname, sizeof(r->pname), "%s", pattern);
+	} else {
+		fprintf(stderr, "wsgen: unknown pattern '%s'\n", pattern);
+		usage(stderr);
+		return 2;
+	}
+	if (r->ratio <= 0 || r->ratio > 16) {
+		fprintf(stderr, "wsgen: --ratio must be in (0, 16]\n");
+		return 2;
+	}
+	if (r->run_len && strcmp(pattern, "seq")) {
+		fprintf(stderr, "wsgen: --run is for --pattern=seq only\n");
+		return 2;
+	}
+	if (r->value_size != 1024 && !r->is_kv) {
+		fprintf(stderr, "wsgen: --value-size is for --pattern=kv only\n");
+		return 2;
+	}
+	if (r->threads < 1 || r->threads > MAX_THREADS || r->enclaves < 1 ||
+	    r->enclaves > MAX_ENCLAVES) {
+		fprintf(stderr, "wsgen: --threads and --enclaves must be in 1..%d and 1..%d\n",
+			MAX_THREADS, MAX_ENCLAVES);
+		return 2;
+	}
+	if (r->accesses && r->accesses < r->threads) {
+		fprintf(stderr, "wsgen: --accesses must be at least --threads\n");
+		return 2;
+	}
+	if (r->theta < 0 || (r->is_kv && (r->value_size < 8 || r->value_size % 8 ||
+					  r->value_size > (1U << 20)))) {
+		fprintf(stderr, "wsgen: --theta must be >= 0, --value-size a multiple of 8 in [8, 1048576]\n");
+		return 2;
+	}
+	return GO_ON;
+}
+
+/* The options that take a value: where it goes in struct run, and its kind. */
+static const struct opt_field {
+	const char *name;
+	enum { OPT_STR, OPT_UL, OPT_D } kind;
+	size_t off;
+} opt_fields[] = {
+	{ "pattern", OPT_STR, offsetof(struct run, pattern) },
+	{ "ratio", OPT_D, offsetof(struct run, ratio) },
+	{ "accesses", OPT_UL, offsetof(struct run, accesses) },
+	{ "seed", OPT_UL, offsetof(struct run, seed) },
+	{ "theta", OPT_D, offsetof(struct run, theta) },
+	{ "key", OPT_STR, offsetof(struct run, key_path) },
+	{ "trace", OPT_STR, offsetof(struct run, trace_path) },
+	{ "tag", OPT_STR, offsetof(struct run, tag) },
+	{ "run", OPT_UL, offsetof(struct run, run_len) },
+	{ "ycsb", OPT_STR, offsetof(struct run, ycsb_arg) },
+	{ "value-size", OPT_UL, offsetof(struct run, value_size) },
+	{ "threads", OPT_UL, offsetof(struct run, threads) },
+	{ "enclaves", OPT_UL, offsetof(struct run, enclaves) },
+	{ "slow-ns", OPT_UL, offsetof(struct run, slow_ns) },
+	{ "lat-hist", OPT_STR, offsetof(struct run, hist_path) },
+};
+
+#define NR_OPT_FIELDS	(sizeof(opt_fields) / sizeof(opt_fields[0]))
+/* getopt_long's value for opt_fields[i]: OPT_FIELD + i, beyond every char. */
+#define OPT_FIELD	256
+
+/* @arg into @o's field of @r: 0, or -1 (and a message) when it is no number. */
+static int set_option(struct run *r, const struct opt_field *o, const char *arg)
+{
+	void *field = (char *)r + o->off;
+
+	if (o->kind == OPT_UL)
+		return parse_ul(o->name, arg, field);
+	if (o->kind == OPT_D)
+		return parse_d(o->name, arg, field);
+	*(const char **)field = arg;
+	return 0;
+}
+
+/*
+ * The command line into @r, checked before anything else: a bad command
+ * line is an error even without isgx.  GO_ON, 0 after --help, or 2.
+ */
+static int parse_options(struct run *r, int argc, char **argv)
+{
+	struct option opts[NR_OPT_FIELDS + 2] = { 0 };
+	int c;
+
+	for (unsigned int i = 0; i < NR_OPT_FIELDS; i++)
+		opts[i] = (struct option){ opt_fields[i].name, required_argument, NULL,
+					   OPT_FIELD + i };
+	opts[NR_OPT_FIELDS] = (struct option){ "help", no_argument, NULL, 'h' };
+	r->pattern = "zipf";
+	r->key_path = ISGX_DEFAULT_KEY;
+	r->tag = "";
+	r->ratio = 2.0;
+	r->theta = 0.99;
+	r->seed = 1;
+	r->value_size = 1024;
+	r->threads = 1;
+	r->enclaves = 1;
+	r->slow_ns = 50000;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c < OPT_FIELD) {
+			usage(stderr);
+			return 2;
+		}
+		if (set_option(r, &opt_fields[c - OPT_FIELD], optarg))
 			return 2;
 	}
 	if (optind < argc) {
@@ -324,317 +433,365 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	return check_options(r);
+}
 
-	/* Options first: a bad command line is an error even without isgx. */
-	if (!strcmp(pattern, "kv") || (!strncmp(pattern, "kv-", 3) && strlen(pattern) == 4)) {
-		run.is_kv = true;
-		ycsb = pattern[2] ? pattern[3] : 'a';
-		if (ycsb_arg) {
-			if (pattern[2] && strcmp(ycsb_arg, pattern + 3)) {
-				fprintf(stderr, "wsgen: --pattern=%s and --ycsb=%s disagree\n", pattern,
-					ycsb_arg);
-				return 2;
-			}
-			ycsb = ycsb_arg[0];
-			if (strlen(ycsb_arg) != 1)
-				ycsb = '?';
-		}
-		if (ycsb != 'a' && ycsb != 'b' && ycsb != 'c') {
-			fprintf(stderr, "wsgen: --ycsb must be a, b or c\n");
-			return 2;
-		}
-		snprintf(pname, sizeof(pname), "kv-%c", ycsb);
-	} else if (pattern_known(pattern)) {
-		if (ycsb_arg) {
-			fprintf(stderr, "wsgen: --ycsb is for --pattern=kv only\n");
-			return 2;
-		}
-		snprintf(pname, sizeof(pname), "%s", pattern);
-	} else {
-		fprintf(stderr, "wsgen: unknown pattern '%s'\n", pattern);
-		usage(stderr);
-		return 2;
-	}
-	if (ratio <= 0 || ratio > 16) {
-		fprintf(stderr, "wsgen: --ratio must be in (0, 16]\n");
-		return 2;
-	}
-	if (run_len && strcmp(pattern, "seq")) {
-		fprintf(stderr, "wsgen: --run is for --pattern=seq only\n");
-		return 2;
-	}
-	if (value_size != 1024 && !run.is_kv) {
-		fprintf(stderr, "wsgen: --value-size is for --pattern=kv only\n");
-		return 2;
-	}
-	if (threads < 1 || threads > MAX_THREADS || enclaves < 1 || enclaves > MAX_ENCLAVES) {
-		fprintf(stderr, "wsgen: --threads and --enclaves must be in 1..%d and 1..%d\n",
-			MAX_THREADS, MAX_ENCLAVES);
-		return 2;
-	}
-	if (accesses && accesses < threads) {
-		fprintf(stderr, "wsgen: --accesses must be at least --threads\n");
-		return 2;
-	}
-	if (theta < 0 || (run.is_kv && (value_size < 8 || value_size % 8 ||
-					value_size > (1U << 20)))) {
-		fprintf(stderr, "wsgen: --theta must be >= 0, --value-size a multiple of 8 in [8, 1048576]\n");
-		return 2;
-	}
-
-	total = counter("nr_total_pages");
-	hw = param("high_mark");
-	lw = param("low_mark");
+/* The EPC and the marks from the module, the working set sized to them. */
+static int size_run(struct run *r)
+{
+	r->total = counter("nr_total_pages");
+	r->hw = param("high_mark");
+	r->lw = param("low_mark");
 	if (baseline_policy()) {
 		/* The baselines keep their own marks whatever the parameters say. */
-		lw = 32;
-		hw = 64;
+		r->lw = 32;
+		r->hw = 64;
 	}
-	if (total <= 0) {
+	if (r->total <= 0) {
 		fprintf(stderr, "wsgen: isgx is not loaded (no /sys/kernel/debug/isgx)\n");
 		return 1;
 	}
-	per = (unsigned int)(ratio * total) / enclaves;
-	if (per < 1) {
+	r->per = (unsigned int)(r->ratio * r->total) / r->enclaves;
+	if (r->per < 1) {
 		fprintf(stderr, "wsgen: %.0f pages cannot be split over %lu enclaves\n",
-			ratio * total, enclaves);
+			r->ratio * r->total, r->enclaves);
 		return 2;
 	}
 	/* A multiple of the enclaves: the same ratio to a page or two. */
-	nr_pages = per * enclaves;
-	run.ws.nr_encl = enclaves;
-	run.ws.per = per;
-	if (!accesses)
-		accesses = 10UL * nr_pages;
-	if (accesses < threads)
-		accesses = threads;
+	r->nr_pages = r->per * r->enclaves;
+	r->ws.nr_encl = r->enclaves;
+	r->ws.per = r->per;
+	if (!r->accesses)
+		r->accesses = 10UL * r->nr_pages;
+	if (r->accesses < r->threads)
+		r->accesses = r->threads;
+	return GO_ON;
+}
 
-	w = calloc(threads, sizeof(*w));
-	if (!w)
-		goto oom;
-	if (run.is_kv) {
-		if (kv_init(&run.kv, &run.ws, ycsb, value_size, theta, seed, err)) {
+/* Every thread's stream, both passes, drawn before the enclaves exist. */
+static int draw_streams(struct run *r)
+{
+	struct pattern pat = { 0 };
+	char err[256];
+
+	r->w = calloc(r->threads, sizeof(*r->w));
+	if (!r->w)
+		return oom();
+	if (r->is_kv) {
+		if (kv_init(&r->kv, &r->ws, r->ycsb, r->value_size, r->theta, r->seed, err)) {
 			fprintf(stderr, "wsgen: kv: %s\n", err);
 			return 1;
 		}
 	} else {
-		pat.name = pattern;
-		pat.nr_pages = nr_pages;
-		pat.hot = total / 4 < nr_pages ? total / 4 : nr_pages;
-		pat.run = run_len ? run_len : nr_pages;
-		if (!strcmp(pattern, "zipf") && zipf_init(&pat.zipf, nr_pages, theta))
-			goto oom;
+		pat.name = r->pattern;
+		pat.nr_pages = r->nr_pages;
+		pat.hot = r->total / 4 < r->nr_pages ? r->total / 4 : r->nr_pages;
+		pat.run = r->run_len ? r->run_len : r->nr_pages;
+		if (!strcmp(r->pattern, "zipf") && zipf_init(&pat.zipf, r->nr_pages, r->theta))
+			return oom();
 	}
-	for (unsigned int t = 0; t < threads; t++) {
-		struct rng r;
+	for (unsigned int t = 0; t < r->threads; t++) {
+		struct worker *w = &r->w[t];
+		struct rng rng;
 
-		w[t].run = &run;
-		w[t].n = accesses / threads + (t < accesses % threads);
-		w[t].lat = malloc(w[t].n * sizeof(*w[t].lat));
-		rng_seed(&r, seed, t);
+		w->run = r;
+		w->n = r->accesses / r->threads + (t < r->accesses % r->threads);
+		w->lat = malloc(w->n * sizeof(*w->lat));
+		rng_seed(&rng, r->seed, t);
 		/* Warm-up and measured pass: one stream, drawn on. */
-		if (run.is_kv) {
-			w[t].req = malloc(2 * w[t].n * sizeof(*w[t].req));
-			if (!w[t].lat || !w[t].req)
-				goto oom;
-			kv_gen(&run.kv, &r, w[t].req, 2 * w[t].n);
+		if (r->is_kv) {
+			w->req = malloc(2 * w->n * sizeof(*w->req));
+			if (!w->lat || !w->req)
+				return oom();
+			kv_gen(&r->kv, &rng, w->req, 2 * w->n);
 		} else {
-			w[t].pages = malloc(2 * w[t].n * sizeof(*w[t].pages));
-			if (!w[t].lat || !w[t].pages)
-				goto oom;
-			pattern_gen(&pat, t, threads, &r, w[t].pages, 2 * w[t].n);
+			w->pages = malloc(2 * w->n * sizeof(*w->pages));
+			if (!w->lat || !w->pages)
+				return oom();
+			pattern_gen(&pat, t, r->threads, &rng, w->pages, 2 * w->n);
 		}
 	}
 	zipf_free(&pat.zipf);
+	return GO_ON;
+}
 
-	key = isgx_key_load(key_path, err);
+/* The run's factors: pattern, ratio, EPC, accesses, seed, and the tag. */
+static void set_factors(struct run *r)
+{
+	char extra[96] = "";
+
+	if (r->threads > 1 || r->enclaves > 1)
+		snprintf(extra, sizeof(extra), ",threads=%lu,enclaves=%lu", r->threads, r->enclaves);
+	if (r->is_kv && r->value_size != 1024)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), ",value_size=%lu",
+			 r->value_size);
+	snprintf(r->factors, sizeof(r->factors),
+		 "pattern=%s,ratio=%.2f,epc=%ld,accesses=%lu,seed=%lu%s%s%s", r->pname, r->ratio,
+		 r->total, r->accesses, r->seed, extra, *r->tag ? "," : "", r->tag);
+}
+
+/* The enclaves, timed: build_time and build_rate. */
+static int build(struct run *r)
+{
+	char err[256];
+	EVP_PKEY *key;
+	double t0, t1;
+
+	key = isgx_key_load(r->key_path, err);
 	if (!key) {
 		fprintf(stderr, "wsgen: %s\n", err);
 		return 1;
 	}
-	fd = open("/dev/sgx", O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
+	r->fd = open("/dev/sgx", O_RDWR | O_CLOEXEC);
+	if (r->fd < 0) {
 		fprintf(stderr, "wsgen: open /dev/sgx: %s\n", strerror(errno));
 		return 1;
 	}
 	t0 = now_ns() / 1e9;
-	if (ws_build(&run.ws, fd, enclaves, per, run.is_kv, key, err)) {
+	if (ws_build(&r->ws, r->fd, r->enclaves, r->per, r->is_kv, key, err)) {
 		fprintf(stderr, "wsgen: %s\n", err);
 		return 1;
 	}
 	t1 = now_ns() / 1e9;
-	if (threads > 1 || enclaves > 1)
-		snprintf(extra, sizeof(extra), ",threads=%lu,enclaves=%lu", threads, enclaves);
-	if (run.is_kv && value_size != 1024)
-		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), ",value_size=%lu",
-			 value_size);
-	snprintf(factors, sizeof(factors), "pattern=%s,ratio=%.2f,epc=%ld,accesses=%lu,seed=%lu%s%s%s",
-		 pname, ratio, total, accesses, seed, extra, *tag ? "," : "", tag);
-	printf("metric=build_time factors=%s value=%.3f unit=s\n", factors, t1 - t0);
+	set_factors(r);
+	printf("metric=build_time factors=%s value=%.3f unit=s\n", r->factors, t1 - t0);
 	/* Every page added (data, TCS, SSA) went through EADD and EEXTEND. */
-	printf("metric=build_rate factors=%s value=%.1f unit=pages/s\n", factors,
-	       (per + 2.0) * enclaves / (t1 - t0));
+	printf("metric=build_rate factors=%s value=%.1f unit=pages/s\n", r->factors,
+	       (r->per + 2.0) * r->enclaves / (t1 - t0));
 	fflush(stdout);
+	return GO_ON;
+}
 
-	/* kv: YCSB's load phase, one thread; its touches are in the trace. */
-	if (run.is_kv) {
+/* kv: YCSB's load phase, one thread, its touches in the trace; then the warm-up pass. */
+static int warm_up(struct run *r)
+{
+	double t0;
+
+	if (r->is_kv) {
 		t0 = now_ns() / 1e9;
-		kv_load(&run.kv, &w[0].rc);
-		load_time = now_ns() / 1e9 - t0;
+		kv_load(&r->kv, &r->w[0].rc);
+		r->load_time = now_ns() / 1e9 - t0;
 	}
-	/* The warm-up pass, then the measured one with the counters around it. */
-	seq_measured = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			seq_measured = atomic_load(&trace_seq);
-			if (counters_read(&before))
-				return 1;
-			t0 = now_ns() / 1e9;
-		}
-		if (run_pass(w, threads, pass))
-			return 1;
-	}
-	t1 = now_ns() / 1e9;
-	if (counters_read(&after))
-		return 1;
-	loaded = counters_diff(&before, &after, "nr_loaded");
-	evicted = counters_diff(&before, &after, "nr_evicted");
+	return run_pass(r->w, r->threads, 0) ? 1 : GO_ON;
+}
 
-	/* The page touches in ticket order: the trace the pager saw. */
-	rcs = malloc(threads * sizeof(*rcs));
-	if (!rcs)
-		goto oom;
-	for (unsigned int t = 0; t < threads; t++) {
-		rcs[t] = &w[t].rc;
-		bad += w[t].bad;
-	}
-	all = trace_merge(rcs, threads, nr_pages, &nr_seq);
-	free(rcs);
-	if (!all)
+/* The measured pass, with the counters around it. */
+static int measure(struct run *r)
+{
+	double t0, t1;
+
+	r->seq_measured = atomic_load(&trace_seq);
+	if (counters_read(&r->before))
 		return 1;
+	t0 = now_ns() / 1e9;
+	if (run_pass(r->w, r->threads, 1))
+		return 1;
+	t1 = now_ns() / 1e9;
+	if (counters_read(&r->after))
+		return 1;
+	r->access_time = t1 - t0;
+	return GO_ON;
+}
+
+/* Belady's MIN of the trace at the capacities of the top of the file. */
+struct min {
+	long bound, usable, steady;		/* capacities */
+	unsigned long min_bound, min_usable, min_steady;
+	bool valid;				/* printed: a bound for this run */
+};
+
+/* The MINs, with a note when there is none and a warning when @loaded is below. */
+static void compute_min(const struct run *r, long loaded, struct min *m)
+{
+	unsigned long warm;
+	long nr_va;
+	bool fits;
+
 	/* Every enclave's TCS and SSA page is evictable too and takes a slot. */
-	nr_va = va_pages_needed(total, enclaves, nr_pages + 2 * enclaves);
+	nr_va = va_pages_needed(r->total, r->enclaves, r->nr_pages + 2 * r->enclaves);
 	/* What the hardware leaves for data pages (see the top of the file). */
-	bound = total - (long)enclaves - nr_va;
-	usable = bound - ISGX_EPC_RESERVE;
-	steady = usable - (hw > 0 ? (hw + lw) / 2 : 0);
-	min_usable = belady_min(all, nr_seq, nr_pages, usable > 0 ? usable : 1, seq_measured);
-	min_steady = belady_min(all, nr_seq, nr_pages, steady > 0 ? steady : 1, seq_measured);
+	m->bound = r->total - (long)r->enclaves - nr_va;
+	m->usable = m->bound - ISGX_EPC_RESERVE;
+	m->steady = m->usable - (r->hw > 0 ? (r->hw + r->lw) / 2 : 0);
+	m->min_usable = belady_min(r->all, r->nr_seq, r->nr_pages, m->usable > 0 ? m->usable : 1,
+				   r->seq_measured);
+	m->min_steady = belady_min(r->all, r->nr_seq, r->nr_pages, m->steady > 0 ? m->steady : 1,
+				   r->seq_measured);
 	/*
 	 * No pager can fault less than MIN with every EPC page but the SECSs
 	 * and the VA pages: fewer means accesses reached pages through
 	 * mappings that should have been gone (stale TLB entries, for one).
 	 */
-	min_bound = belady_min(all, nr_seq, nr_pages, bound > 0 ? bound : 1, seq_measured);
+	m->min_bound = belady_min(r->all, r->nr_seq, r->nr_pages, m->bound > 0 ? m->bound : 1,
+				  r->seq_measured);
 	/*
 	 * MIN starts with an empty cache at the warm-up; the pager starts
 	 * with the EPC full of the pages the build left.  A warm-up that
 	 * touches fewer distinct pages than MIN can keep leaves MIN's cache
 	 * part empty: its count is then no bound and is not printed.
 	 */
-	warm = trace_distinct(all, seq_measured, nr_pages);
-	min_valid = warm >= (unsigned long)(usable < (long)nr_pages ? usable : (long)nr_pages);
+	warm = trace_distinct(r->all, r->seq_measured, r->nr_pages);
+	m->valid = warm >= (unsigned long)(m->usable < (long)r->nr_pages ? m->usable :
+					   (long)r->nr_pages);
 	/* A working set that fits stays resident from the build on: MIN is 0. */
-	fits = (long)nr_pages <= steady;
+	fits = (long)r->nr_pages <= m->steady;
 	if (fits)
-		min_usable = min_steady = min_bound = 0;
-	min_valid |= fits;
-	if (!min_valid)
+		m->min_usable = m->min_steady = m->min_bound = 0;
+	m->valid |= fits;
+	if (!m->valid)
 		fprintf(stderr, "wsgen: note: the warm-up touched %lu distinct pages, fewer than the %ld MIN can keep: no MIN for this run (more --accesses)\n",
-			warm, usable);
-	if (min_valid && loaded < (long)min_bound)
+			warm, m->usable);
+	if (m->valid && loaded < (long)m->min_bound)
 		fprintf(stderr, "wsgen: warning: %ld faults is below MIN (%lu) at the whole EPC: stale mappings?%s\n",
-			loaded, min_bound,
-			threads > 1 ? " (the multi-thread trace is an approximation)" : "");
-	footprint = trace_distinct(all + seq_measured, nr_seq - seq_measured, nr_pages);
+			loaded, m->min_bound,
+			r->threads > 1 ? " (the multi-thread trace is an approximation)" : "");
+}
+
+/* The measured pass against MIN: footprint, faults, MIN, rates, counters. */
+static int report(struct run *r)
+{
+	const char *factors = r->factors;
+	unsigned long footprint;
+	struct recorder **rcs;
+	long loaded, evicted;
+	struct min m;
+
+	loaded = counters_diff(&r->before, &r->after, "nr_loaded");
+	evicted = counters_diff(&r->before, &r->after, "nr_evicted");
+	/* The page touches in ticket order: the trace the pager saw. */
+	rcs = malloc(r->threads * sizeof(*rcs));
+	if (!rcs)
+		return oom();
+	for (unsigned int t = 0; t < r->threads; t++)
+		rcs[t] = &r->w[t].rc;
+	r->all = trace_merge(rcs, r->threads, r->nr_pages, &r->nr_seq);
+	free(rcs);
+	if (!r->all)
+		return 1;
+	compute_min(r, loaded, &m);
+	footprint = trace_distinct(r->all + r->seq_measured, r->nr_seq - r->seq_measured,
+				   r->nr_pages);
 	printf("metric=footprint factors=%s value=%lu unit=pages\n", factors, footprint);
 	printf("metric=footprint_ratio factors=%s,usable=%ld value=%.4f unit=ratio\n", factors,
-	       usable, usable > 0 ? (double)footprint / usable : 0.0);
-	if (min_valid)
+	       m.usable, m.usable > 0 ? (double)footprint / m.usable : 0.0);
+	if (m.valid)
 		printf("metric=min_faults_bound factors=%s value=%lu unit=pages\n", factors,
-		       min_bound);
+		       m.min_bound);
 	printf("metric=faults factors=%s value=%ld unit=pages\n", factors, loaded);
 	printf("metric=evictions factors=%s value=%ld unit=pages\n", factors, evicted);
-	if (min_valid) {
+	if (m.valid) {
 		printf("metric=min_faults_usable factors=%s,capacity=%ld value=%lu unit=pages\n",
-		       factors, usable, min_usable);
+		       factors, m.usable, m.min_usable);
 		printf("metric=min_faults_steady factors=%s,capacity=%ld value=%lu unit=pages\n",
-		       factors, steady, min_steady);
+		       factors, m.steady, m.min_steady);
 	}
-	printf("metric=access_time factors=%s value=%.3f unit=s\n", factors, t1 - t0);
+	printf("metric=access_time factors=%s value=%.3f unit=s\n", factors, r->access_time);
 	printf("metric=swap_in_rate factors=%s value=%.1f unit=pages/s\n", factors,
-	       loaded / (t1 - t0));
+	       loaded / r->access_time);
 	printf("metric=swap_rate factors=%s value=%.1f unit=pages/s\n", factors,
-	       (loaded + evicted) / (t1 - t0));
-	counters_report(&before, &after, factors);
-	if (run.is_kv) {
-		printf("metric=load_time factors=%s value=%.3f unit=s\n", factors, load_time);
+	       (loaded + evicted) / r->access_time);
+	counters_report(&r->before, &r->after, factors);
+	if (r->is_kv) {
+		printf("metric=load_time factors=%s value=%.3f unit=s\n", factors, r->load_time);
 		printf("metric=kv_ops_rate factors=%s value=%.1f unit=ops/s\n", factors,
-		       accesses / (t1 - t0));
+		       r->accesses / r->access_time);
 		printf("metric=page_touches factors=%s value=%lu unit=pages\n", factors,
-		       nr_seq - seq_measured);
+		       r->nr_seq - r->seq_measured);
 	}
+	return GO_ON;
+}
 
-	/* Latencies of the measured pass, all threads together. */
-	lat = malloc(accesses * sizeof(*lat));
-	if (!lat)
-		goto oom;
-	nr_lat = 0;
-	for (unsigned int t = 0; t < threads; t++) {
-		memcpy(lat + nr_lat, w[t].lat, w[t].n * sizeof(*lat));
-		nr_lat += w[t].n;
+/* Latencies of the measured pass, all threads together (and --lat-hist). */
+static int report_latency(struct run *r)
+{
+	unsigned long nr_lat = 0;
+
+	r->lat = malloc(r->accesses * sizeof(*r->lat));
+	if (!r->lat)
+		return oom();
+	for (unsigned int t = 0; t < r->threads; t++) {
+		memcpy(r->lat + nr_lat, r->w[t].lat, r->w[t].n * sizeof(*r->lat));
+		nr_lat += r->w[t].n;
 	}
-	if (hist_path) {
-		int ret = lat_hist_write(hist_path, lat, nr_lat, slow_ns);
+	if (r->hist_path) {
+		int ret = lat_hist_write(r->hist_path, r->lat, nr_lat, r->slow_ns);
 
 		if (ret) {
-			fprintf(stderr, "wsgen: %s: %s\n", hist_path, strerror(-ret));
-			status = 1;
+			fprintf(stderr, "wsgen: %s: %s\n", r->hist_path, strerror(-ret));
+			r->status = 1;
 		}
 	}
-	lat_report(lat, nr_lat, slow_ns, factors, run.is_kv ? "ops" : "accesses");
+	lat_report(r->lat, nr_lat, r->slow_ns, r->factors, r->is_kv ? "ops" : "accesses");
 	fflush(stdout);
+	return GO_ON;
+}
 
-	if (trace_path) {
-		FILE *f = fopen(trace_path, "w");
+/* --trace: the measured pass's page trace, one page ("enclave page") a line. */
+static void write_trace(struct run *r)
+{
+	FILE *f = fopen(r->trace_path, "w");
 
-		for (i = seq_measured; f && i < nr_seq; i++) {
-			if (enclaves > 1)
-				fprintf(f, "%lu %lu\n", all[i] % enclaves, all[i] / enclaves);
-			else
-				fprintf(f, "%u\n", all[i]);
-		}
-		if (!f || fclose(f)) {
-			fprintf(stderr, "wsgen: %s: %s\n", trace_path, strerror(errno));
-			status = 1;
-		}
+	for (unsigned long i = r->seq_measured; f && i < r->nr_seq; i++) {
+		if (r->enclaves > 1)
+			fprintf(f, "%lu %lu\n", r->all[i] % r->enclaves, r->all[i] / r->enclaves);
+		else
+			fprintf(f, "%u\n", r->all[i]);
 	}
+	if (!f || fclose(f)) {
+		fprintf(stderr, "wsgen: %s: %s\n", r->trace_path, strerror(errno));
+		r->status = 1;
+	}
+}
+
+/* The trace, the page and record checks, and the teardown: the exit status. */
+static int finish(struct run *r)
+{
+	unsigned long bad = 0, kv_errors;
+
+	if (r->trace_path)
+		write_trace(r);
+	for (unsigned int t = 0; t < r->threads; t++)
+		bad += r->w[t].bad;
 	if (bad) {
 		fprintf(stderr, "wsgen: %lu page reads returned other data than was added\n", bad);
-		status = 1;
+		r->status = 1;
 	}
-	if (run.is_kv) {
-		kv_errors = atomic_load(&run.kv.errors);
+	if (r->is_kv) {
+		kv_errors = atomic_load(&r->kv.errors);
 		if (kv_errors) {
 			fprintf(stderr, "wsgen: kv: %lu bad records (lost, stale or corrupted)\n",
 				kv_errors);
-			status = 1;
+			r->status = 1;
 		}
-		kv_free(&run.kv);
+		kv_free(&r->kv);
 	}
-	ws_destroy(&run.ws);
-	close(fd);
-	for (unsigned int t = 0; t < threads; t++) {
-		free(w[t].pages);
-		free(w[t].req);
-		free(w[t].lat);
-		free(w[t].rc.r);
+	ws_destroy(&r->ws);
+	close(r->fd);
+	for (unsigned int t = 0; t < r->threads; t++) {
+		free(r->w[t].pages);
+		free(r->w[t].req);
+		free(r->w[t].lat);
+		free(r->w[t].rc.r);
 	}
-	free(w);
-	free(all);
-	free(lat);
+	free(r->w);
+	free(r->all);
+	free(r->lat);
+	return r->status;
+}
+
+/*
+ * The stages in order, each to GO_ON or the exit status: options, module
+ * and size, streams, build, warm-up, measured pass, report, teardown.
+ */
+int main(int argc, char **argv)
+{
+	static int (*const stages[])(struct run *) = {
+		size_run, draw_streams, build, warm_up, measure, report, report_latency, finish,
+	};
+	static struct run run;
+	int status = parse_options(&run, argc, argv);
+
+	for (unsigned int i = 0; status == GO_ON && i < sizeof(stages) / sizeof(stages[0]); i++)
+		status = stages[i](&run);
 	return status;
-oom:
-	fprintf(stderr, "wsgen: out of memory\n");
-	return 1;
 }
