@@ -2,7 +2,8 @@
 /*
  * isgx tracepoints, system "isgx".  Every event carries the system's name
  * as a prefix, as mm_vmscan_* do, so that perf names it isgx:isgx_NAME.
- * Events of one shape share an event class.  Their names and fields are ABI
+ * The begin/end pairs and the free-page events share event classes; events
+ * whose fields mean different things stay apart.  Their fields are ABI
  * for the benchmark tree (perf stat -e 'isgx:*', perf script): add, never
  * rename.  stats.c is the one file that defines CREATE_TRACE_POINTS.
  */
@@ -38,11 +39,8 @@ DEFINE_EVENT(isgx_fault_class, isgx_fault_end,
 	TP_PROTO(unsigned long addr, unsigned int flags),
 	TP_ARGS(addr, flags));
 
-/*
- * One ENCLS leaf on one page or enclave and its result.  addr is the
- * page's address, or the enclave's base for its SECS and for ETRACK.
- */
-DECLARE_EVENT_CLASS(isgx_encls_class,
+/* ELDU of one page: its address and the leaf's result. */
+TRACE_EVENT(isgx_eldu,
 	TP_PROTO(unsigned long addr, int ret),
 	TP_ARGS(addr, ret),
 	TP_STRUCT__entry(
@@ -56,15 +54,20 @@ DECLARE_EVENT_CLASS(isgx_encls_class,
 	TP_printk("addr=%#lx ret=%#x", __entry->addr, __entry->ret)
 );
 
-/* ELDU of one page. */
-DEFINE_EVENT(isgx_encls_class, isgx_eldu,
-	TP_PROTO(unsigned long addr, int ret),
-	TP_ARGS(addr, ret));
-
-/* ETRACK on an enclave. */
-DEFINE_EVENT(isgx_encls_class, isgx_etrack,
-	TP_PROTO(unsigned long addr, int ret),
-	TP_ARGS(addr, ret));
+/* ETRACK on an enclave: its base and the leaf's result. */
+TRACE_EVENT(isgx_etrack,
+	TP_PROTO(unsigned long base, int ret),
+	TP_ARGS(base, ret),
+	TP_STRUCT__entry(
+		__field(unsigned long, base)
+		__field(int, ret)
+	),
+	TP_fast_assign(
+		__entry->base = base;
+		__entry->ret = ret;
+	),
+	TP_printk("base=%#lx ret=%#x", __entry->base, __entry->ret)
+);
 
 /* EWB of one page: result and the retry rung it was on (0 = first try). */
 TRACE_EVENT(isgx_ewb,
@@ -98,32 +101,35 @@ TRACE_EVENT(isgx_ipi,
 	TP_printk("base=%#lx nr_cpus=%u", __entry->base, __entry->nr_cpus)
 );
 
-/*
- * A reclaim pass and two page counts: at its beginning nr_scan pages to
- * scan and nr_pages EPC pages free, at its end nr_scan pages scanned and
- * nr_pages of them reclaimed.
- */
-DECLARE_EVENT_CLASS(isgx_reclaim_class,
-	TP_PROTO(unsigned long nr_scan, unsigned long nr_pages),
-	TP_ARGS(nr_scan, nr_pages),
+/* The two ends of a reclaim pass count different things: two events. */
+TRACE_EVENT(isgx_reclaim_begin,
+	TP_PROTO(unsigned long nr_to_scan, unsigned long nr_free),
+	TP_ARGS(nr_to_scan, nr_free),
 	TP_STRUCT__entry(
-		__field(unsigned long, nr_scan)
-		__field(unsigned long, nr_pages)
+		__field(unsigned long, nr_to_scan)
+		__field(unsigned long, nr_free)
 	),
 	TP_fast_assign(
-		__entry->nr_scan = nr_scan;
-		__entry->nr_pages = nr_pages;
+		__entry->nr_to_scan = nr_to_scan;
+		__entry->nr_free = nr_free;
 	),
-	TP_printk("nr_scan=%lu nr_pages=%lu", __entry->nr_scan, __entry->nr_pages)
+	TP_printk("nr_to_scan=%lu nr_free=%lu", __entry->nr_to_scan, __entry->nr_free)
 );
 
-DEFINE_EVENT(isgx_reclaim_class, isgx_reclaim_begin,
-	TP_PROTO(unsigned long nr_scan, unsigned long nr_pages),
-	TP_ARGS(nr_scan, nr_pages));
-
-DEFINE_EVENT(isgx_reclaim_class, isgx_reclaim_end,
-	TP_PROTO(unsigned long nr_scan, unsigned long nr_pages),
-	TP_ARGS(nr_scan, nr_pages));
+TRACE_EVENT(isgx_reclaim_end,
+	TP_PROTO(unsigned long nr_scanned, unsigned long nr_reclaimed),
+	TP_ARGS(nr_scanned, nr_reclaimed),
+	TP_STRUCT__entry(
+		__field(unsigned long, nr_scanned)
+		__field(unsigned long, nr_reclaimed)
+	),
+	TP_fast_assign(
+		__entry->nr_scanned = nr_scanned;
+		__entry->nr_reclaimed = nr_reclaimed;
+	),
+	TP_printk("nr_scanned=%lu nr_reclaimed=%lu", __entry->nr_scanned,
+		  __entry->nr_reclaimed)
+);
 
 DECLARE_EVENT_CLASS(isgx_swapd_class,
 	TP_PROTO(unsigned long nr_free),
