@@ -135,18 +135,31 @@ void isgx_val_float(char *buf, long double v);
 #define ISGX_FIXTURE_TEARDOWN(fx)						\
 	static void isgx_fixture_teardown_##fx(struct isgx_fixture_##fx *self)
 
-#define ISGX_TEST_F(fx, name, timeout_s)					\
+/*
+ * ISGX_TEST_F_IF(fx, name, timeout_s, precheck): as ISGX_TEST_F, but
+ * precheck() runs first and may isgx_skip() before the fixture's setup
+ * (a test that does not apply loads and leaves nothing).
+ */
+#define ISGX_TEST_F_IF(fx, name, timeout_s, precheck)				\
 	static void isgx_test_body_##name(struct isgx_fixture_##fx *self);	\
 	ISGX_TEST(name, timeout_s)						\
 	{									\
 		struct isgx_fixture_##fx self;					\
 										\
+		precheck();							\
 		memset(&self, 0, sizeof(self));					\
 		isgx_fixture_setup_##fx(&self);					\
 		isgx_test_body_##name(&self);					\
 		isgx_fixture_teardown_##fx(&self);				\
 	}									\
 	static void isgx_test_body_##name(struct isgx_fixture_##fx *self)
+
+static inline void isgx_fixture_always(void)
+{
+}
+
+#define ISGX_TEST_F(fx, name, timeout_s)					\
+	ISGX_TEST_F_IF(fx, name, timeout_s, isgx_fixture_always)
 
 #define ISGX_EXPECT(cond, ...)							\
 	do {									\

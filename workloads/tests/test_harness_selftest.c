@@ -87,6 +87,34 @@ ISGX_TEST_F(counter, deliberate_skip_after_setup, 10)
 	isgx_skip("skipped after the setup on purpose");
 }
 
+/* A precheck that skips: neither the setup nor the teardown may run. */
+ISGX_FIXTURE(prechecked) {
+	int unused;
+};
+
+ISGX_FIXTURE_SETUP(prechecked)
+{
+	(void)self;
+	isgx_note("fixture setup ran after its precheck skipped");
+}
+
+ISGX_FIXTURE_TEARDOWN(prechecked)
+{
+	(void)self;
+	isgx_note("fixture teardown ran after its precheck skipped");
+}
+
+static void skip_before_setup(void)
+{
+	isgx_skip("skipped before the setup on purpose");
+}
+
+ISGX_TEST_F_IF(prechecked, deliberate_skip_before_setup, 10, skip_before_setup)
+{
+	(void)self;
+	isgx_note("test body ran after its precheck skipped");
+}
+
 int main(int argc, char **argv)
 {
 	return isgx_harness_main(argc, argv);

@@ -352,7 +352,13 @@ ISGX_TEST_F(pager, integrity_4x_epc_threads, 1200)
  * seconds: no write lost or corrupted, and every EPC and VA page back
  * once they exit.
  */
-ISGX_TEST_F(pager, soak_4_processes_2_threads_4x_epc, 7200)
+static void needs_soak_seconds(void)
+{
+	if (!isgx_option("soak-seconds"))
+		isgx_skip("a soak runs only with --soak-seconds=N");
+}
+
+ISGX_TEST_F_IF(pager, soak_4_processes_2_threads_4x_epc, 7200, needs_soak_seconds)
 {
 	const char *opt = isgx_option("soak-seconds");
 	unsigned long verified = 0, bad = 0;
@@ -363,8 +369,6 @@ ISGX_TEST_F(pager, soak_4_processes_2_threads_4x_epc, 7200)
 	self->freed_when = "after the soak";
 	self->freed_ms = 5000;
 	self->va_pages_checked = true;
-	if (!opt)
-		isgx_skip("a soak runs only with --soak-seconds=N");
 	seconds = atoi(opt);
 	fd = self->fd;
 	ISGX_ASSERT(!pipe(res), "pipe");
@@ -509,15 +513,18 @@ ISGX_TEST(bad_parameters_refused, 60)
 	ISGX_EXPECT(!isgx_module_loaded("isgx"), "module stayed loaded");
 }
 
-ISGX_TEST_F(pager, watermarks_act_when_changed_live, 600)
+static void needs_live_marks(void)
 {
-	const char *policy = isgx_option("policy");
+	if (policy_is_baseline())
+		isgx_skip("policy %s has the fixed marks of its baseline", isgx_option("policy"));
+}
+
+ISGX_TEST_F_IF(pager, watermarks_act_when_changed_live, 600, needs_live_marks)
+{
 	struct isgx_rw_enclave r;
 	long free_now = 0;
 	int fd, i;
 
-	if (policy_is_baseline())
-		isgx_skip("policy %s has the fixed marks of its baseline", policy);
 	fd = self->fd;
 	build_rw(&r, fd, EPC_PAGES - 40);
 	/* Raise both marks: kisgxswapd must evict until free >= high_mark. */
@@ -630,7 +637,13 @@ ISGX_TEST_F(pager, per_process_limit_holds_with_threads, 600)
  * processes above their fair share first.  The baselines do not promise
  * it (fifo16 takes the oldest page of anybody), so they skip.
  */
-ISGX_TEST_F(pager, small_process_keeps_its_share, 900)
+static void needs_fair_shares(void)
+{
+	if (policy_is_baseline())
+		isgx_skip("fair shares are not the baselines'");
+}
+
+ISGX_TEST_F_IF(pager, small_process_keeps_its_share, 900, needs_fair_shares)
 {
 	int fd, ready[2], go[2], status;
 	struct isgx_rw_enclave big;
@@ -639,8 +652,6 @@ ISGX_TEST_F(pager, small_process_keeps_its_share, 900)
 	pid_t pid;
 
 	self->freed_when = "after the child exited";
-	if (policy_is_baseline())
-		isgx_skip("fair shares are not the baselines'");
 	fd = self->fd;
 	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
 	pid = fork();
@@ -1129,7 +1140,13 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
  * the VMA's protection by the next access).  Each page is probed in the
  * sequential pass itself, right after the fault that loaded it around.
  */
-ISGX_TEST_F(pager, fault_around_keeps_epcm_permissions, 600)
+static void needs_fault_around(void)
+{
+	if (policy_is_baseline())
+		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
+}
+
+ISGX_TEST_F_IF(pager, fault_around_keeps_epcm_permissions, 600, needs_fault_around)
 {
 	unsigned int i, bad_rw = 0, bad_r = 0, bad_none = 0;
 	struct isgx_rw_enclave r;
@@ -1137,8 +1154,6 @@ ISGX_TEST_F(pager, fault_around_keeps_epcm_permissions, 600)
 	uint64_t v;
 	int fd, sig;
 
-	if (policy_is_baseline())
-		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
 	fd = self->fd;
 	build_init(&r, fd, 2 * EPC_PAGES, true);
 	around = isgx_debugfs_counter("nr_fault_around");
@@ -1217,15 +1232,19 @@ static void ptrace_stop(pid_t pid)
  * LRU-like policy loads every page of every lap.  The load count of the
  * later laps must stay under 3/4 of the loop (the bound is about 1/2).
  */
-ISGX_TEST_F(pager, loop_keeps_a_hot_set, 900)
+static void needs_default_policy(void)
+{
+	if (!policy_is("default"))
+		isgx_skip("non-resident history is the default policy's");
+}
+
+ISGX_TEST_F_IF(pager, loop_keeps_a_hot_set, 900, needs_default_policy)
 {
 	unsigned int nr = EPC_PAGES * 3 / 2, lap, i;
 	long loaded = 0, start = 0;
 	struct isgx_rw_enclave r;
 	int fd;
 
-	if (!policy_is("default"))
-		isgx_skip("non-resident history is the default policy's");
 	fd = self->fd;
 	build_rw(&r, fd, nr);
 	for (lap = 0; lap < 10; lap++) {
