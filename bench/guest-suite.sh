@@ -126,7 +126,11 @@ run_suite() {
 	echo "bench: [$step/$steps] suite $1 policy=$2 rep=$3 epc=$epc"
 	BENCH_CONFIG=$config BENCH_KO=$ko BENCH_WSGEN=$wsgen BENCH_BUILD=$build \
 	BENCH_OUT=$out BENCH_POLICY=$2 BENCH_REP=$3 BENCH_SEED=$4 BENCH_EPC_PAGES=$epc \
-		sh "$f" >"$tmp/suite.txt" || die "suite $1 failed (policy=$2 rep=$3)"
+		sh "$f" >"$tmp/suite.txt" || {
+		# What the suite measured before it failed stays in the results.
+		tag_lines "policy=$2,rep=$3" <"$tmp/suite.txt" >>"$res"
+		die "suite $1 failed (policy=$2 rep=$3)"
+	}
 	tag_lines "policy=$2,rep=$3" <"$tmp/suite.txt" >>"$res"
 }
 
