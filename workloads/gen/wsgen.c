@@ -83,6 +83,7 @@
 #define _GNU_SOURCE
 #include "wsgen.h"
 #include "sign.h"
+#include "counters.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,33 +100,6 @@
 
 #define MAX_THREADS	64
 #define MAX_ENCLAVES	64
-
-/* A decimal number from a sysfs or debugfs file, or -1. */
-static long read_long(const char *dir, const char *name)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static long counter(const char *name)
-{
-	return read_long("/sys/kernel/debug/isgx", name);
-}
-
-static long param(const char *name)
-{
-	return read_long("/sys/module/isgx/parameters", name);
-}
 
 /* Is the loaded policy one of the baselines (fixed marks 32/64)? */
 static bool baseline_policy(void)
@@ -439,9 +413,9 @@ static int parse_options(struct run *r, int argc, char **argv)
 /* The EPC and the marks from the module, the working set sized to them. */
 static int size_run(struct run *r)
 {
-	r->total = counter("nr_total_pages");
-	r->hw = param("high_mark");
-	r->lw = param("low_mark");
+	r->total = isgx_counter("nr_total_pages");
+	r->hw = isgx_param("high_mark");
+	r->lw = isgx_param("low_mark");
 	if (baseline_policy()) {
 		/* The baselines keep their own marks whatever the parameters say. */
 		r->lw = 32;

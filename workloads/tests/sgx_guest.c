@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "sgx_guest.h"
 #include "kmodule.h"
+#include "counters.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -236,18 +237,7 @@ bool isgx_mapped(const void *p, size_t len)
 
 long isgx_debugfs_counter(const char *name)
 {
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/isgx/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
+	return isgx_counter(name);
 }
 
 int isgx_param_write(const char *name, const char *val)
