@@ -197,6 +197,25 @@ static void *kv_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * How many of 3000 requests of YCSB workload @ycsb (seed 2) are updates;
+ * @kv is set up for it and freed again.
+ */
+static unsigned long kv_updates_in(struct kv *kv, const struct ws *w, struct kv_req *req,
+				   char ycsb, char *err)
+{
+	unsigned long updates = 0;
+	struct rng r;
+
+	ISGX_ASSERT(!kv_init(kv, w, ycsb, 1024, 0.99, 1, err), "%s", err);
+	rng_seed(&r, 2, 0);
+	kv_gen(kv, &r, req, 3000);
+	for (unsigned int i = 0; i < 3000; i++)
+		updates += req[i].update;
+	kv_free(kv);
+	return updates;
+}
+
 ISGX_TEST(kv_store, 120)
 {
 	static struct kv_thread th[4];
@@ -273,30 +292,10 @@ ISGX_TEST(kv_store, 120)
 
 	/* Workloads B and C: their update shares. */
 	kv_free(&kv);
-	ISGX_ASSERT(!kv_init(&kv, &w, 'b', 1024, 0.99, 1, err), "%s", err);
-	{
-		struct rng r;
-
-		rng_seed(&r, 2, 0);
-		kv_gen(&kv, &r, th[0].req, 3000);
-		updates = 0;
-		for (unsigned int i = 0; i < 3000; i++)
-			updates += th[0].req[i].update;
-		ISGX_EXPECT(updates > 100 && updates < 200, "B: %lu updates in 3000", updates);
-	}
-	kv_free(&kv);
-	ISGX_ASSERT(!kv_init(&kv, &w, 'c', 1024, 0.99, 1, err), "%s", err);
-	{
-		struct rng r;
-
-		rng_seed(&r, 2, 0);
-		kv_gen(&kv, &r, th[0].req, 3000);
-		updates = 0;
-		for (unsigned int i = 0; i < 3000; i++)
-			updates += th[0].req[i].update;
-		ISGX_EXPECT(updates == 0, "C: %lu updates", updates);
-	}
-	kv_free(&kv);
+	updates = kv_updates_in(&kv, &w, th[0].req, 'b', err);
+	ISGX_EXPECT(updates > 100 && updates < 200, "B: %lu updates in 3000", updates);
+	updates = kv_updates_in(&kv, &w, th[0].req, 'c', err);
+	ISGX_EXPECT(updates == 0, "C: %lu updates", updates);
 	for (unsigned int t = 0; t < 4; t++)
 		free(th[t].rc.r);
 	free(rc.r);
