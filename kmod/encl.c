@@ -629,6 +629,12 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 		ret = VM_FAULT_SIGBUS;
 		goto out;
 	}
+	/* A page the pager left BLOCKED: the access would fault on a CPU. */
+	if (isgx_encls_new_tlb_faults(page->epc_page->va)) {
+		isgx_stat_inc(nr_blocked_access);
+		ret = VM_FAULT_SIGSEGV;
+		goto out;
+	}
 	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
 				  vm_get_page_prot(vm_flags));
 	isgx_pager_fault_unstalled(encl);

@@ -77,6 +77,24 @@ static inline bool encls_faulted_unexpectedly(int ret)
 	WARN_ONCE(__r, "%s returned %d (%#x)\n", (name), __r, __r);	\
 })
 
+/**
+ * isgx_encls_new_tlb_faults() - would an enclave access to @epc through a
+ * new translation fault because the page is BLOCKED
+ * @epc:	a resident enclave page
+ *
+ * A CPU answers the access itself (#PF with PFEC.SGX, SIGSEGV from Linux);
+ * the model cannot see it, so the fault handler asks before it maps a
+ * page and fails the fault the same way (isgx_emu_page_blocked()).
+ *
+ * Context: any.
+ * Return: true under the emu backend when the page is blocked; false with
+ * the real instruction (the access faults by itself).
+ */
+static inline bool isgx_encls_new_tlb_faults(void *epc)
+{
+	return !isgx_encls_hw && isgx_emu_page_blocked(epc);
+}
+
 int isgx_hw_ecreate(struct isgx_pageinfo *pginfo, void *secs);
 int isgx_hw_eadd(struct isgx_pageinfo *pginfo, void *epc);
 int isgx_hw_eextend(void *secs, void *chunk);

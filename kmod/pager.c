@@ -44,11 +44,14 @@
  * synchronisation is paid once per enclave per batch instead of once per
  * page:
  *
- *   1. For each victim (isgx_reclaim_block()): check and clear its young
- *      bit (a page just made resident is not spared by it: lru.c), zap
- *      its PTE, EBLOCK it.  From here no new TLB entry can be made.  Then
- *      its backing pages are read, without encl->lock
- *      (isgx_reclaim_backing()).
+ *   1. For each victim: its backing pages are read, without encl->lock
+ *      (isgx_reclaim_backing()); then, under the enclave's mm and
+ *      encl->lock (isgx_reclaim_block()), check and clear its young bit
+ *      (a page just made resident is not spared by it: lru.c), zap its
+ *      PTE, EBLOCK it.  From here no new TLB entry can be made.  Backing
+ *      first: nothing unblocks a page but EWB, so a victim whose backing
+ *      cannot be had must never be blocked (it would stay mapped-able and
+ *      fault on every access).
  *   2. For each enclave in the batch (isgx_reclaim_write()): one ETRACK,
  *      then one IPI round that is the AEX of the CPUs inside it and
  *      flushes the TLB entries of the PTEs phase 1 cleared.  It goes only
@@ -57,12 +60,14 @@
  *      other CPU holding stale entries flushes them before it uses the mm
  *      again.
  *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
- *      from the shared pool.  SGX_NOT_TRACKED climbs a ladder (ETRACK and
- *      IPI again, then retry) instead of being fatal; any other failure
- *      gives the page back to the policy, counted, never BUG.  The
- *      enclave's lock is given up every few EWBs, so that its faults go
- *      on, and a victim a fault waits for is written next: a fault on a
- *      page being evicted waits for a few EWBs, not for the whole batch.
+ *      from the shared pool, without encl->lock (isgx_victim_write()):
+ *      the page is blocked and flagged, and EWB does not lock the SECS,
+ *      so the enclave's faults load other pages meanwhile and wait for
+ *      no EWB but their own page's, which is written next.  Each freed
+ *      EPC page goes to the free list at once, where a waiting fault
+ *      takes it.  SGX_NOT_TRACKED climbs a ladder (ETRACK and IPI again,
+ *      under encl->lock, then retry) instead of being fatal; any other
+ *      failure gives the page back to the policy, counted, never BUG.
  *   4. Victims not evicted go back to the policy (isgx_reclaim_putback()).
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
@@ -134,8 +139,6 @@
 #define ISGX_DIRECT_RECLAIM_TRIES	64
 /* Pages a faulting thread evicts in one direct reclaim pass at most. */
 #define ISGX_FAULT_BATCH		16UL
-/* EWBs between two drops of encl->lock in a batch. */
-#define ISGX_EWB_PER_LOCK		8
 /* EWB tries on SGX_NOT_TRACKED, each after a new ETRACK and IPI. */
 #define ISGX_EWB_TRIES			3
 
@@ -713,9 +716,10 @@ static int isgx_encl_backing_read(struct isgx_encl *encl, pgoff_t index, loff_t 
  * @page:	one of its pages
  * @b:		filled with references to the contents and PCMD pages
  *
- * Pages shmem allocates are charged to @encl->memcg.  A page being
- * evicted has ISGX_PAGE_RECLAIMING set before its backing is read, so
- * that no load frees the PCMD page under it (isgx_backing_free()).
+ * Pages shmem allocates are charged to @encl->memcg.  A load may free
+ * them again (isgx_backing_free()) until the page is ISGX_PAGE_RECLAIMING:
+ * a reclaimer reads a victim's backing first, then, under encl->lock,
+ * checks that it is not stale (isgx_backing_stale()) and sets the flag.
  *
  * Context: process context, may sleep (shmem may read from swap); no
  * lock needed: the backing file and the page's address are fixed.
@@ -766,11 +770,12 @@ static bool isgx_pcmd_page_in_use(struct isgx_encl *encl, struct isgx_encl_page 
  * it is asked to read).  Nothing when the page is evicted or being
  * evicted: then its reclaimer may hold the backing pages.
  *
- * encl->lock orders this against EWB: a reclaimer sets
- * ISGX_PAGE_RECLAIMING under it before it reads a victim's backing and
- * clears it under it after the EWB wrote the PCMD, so a sibling's EWB
- * either is seen here (the PCMD page stays) or reads the backing after
- * the truncation (and shmem gives it a new page).
+ * encl->lock orders this against EWB: a reclaimer that read a victim's
+ * backing sets ISGX_PAGE_RECLAIMING under it only if what it read is still
+ * in the file (isgx_backing_stale()), and clears it under it after the
+ * EWB wrote the PCMD; so a sibling's EWB either is seen here (the PCMD
+ * page stays) or finds its pages truncated and gives the victim up for
+ * this pass.
  *
  * Context: encl->lock held; may sleep.
  */
@@ -1054,7 +1059,8 @@ static void isgx_encl_track(struct isgx_encl *encl)
 
 /*
  * The blocked victim of @v[first..last) to write next: one a fault waits
- * for, else the first.  encl->lock held.
+ * for, else the first.  Without encl->lock: ISGX_PAGE_WANTED is a hint
+ * (a fault that sets it just after this look waits for one more EWB).
  */
 static unsigned long isgx_victim_next(struct isgx_victim *v, unsigned long first,
 				      unsigned long last)
@@ -1064,7 +1070,7 @@ static unsigned long isgx_victim_next(struct isgx_victim *v, unsigned long first
 	for (i = first; i < last; i++) {
 		if (!v[i].blocked)
 			continue;
-		if (v[i].page->flags & ISGX_PAGE_WANTED)
+		if (READ_ONCE(v[i].page->flags) & ISGX_PAGE_WANTED)
 			return i;
 		if (next == last)
 			next = i;
@@ -1081,9 +1087,31 @@ static void isgx_victim_done(struct isgx_victim *v)
 	wake_up_var(v->page);
 }
 
+/* An evicted victim leaves its history with the policy.  encl->lock held. */
+static void isgx_victim_evicted(struct isgx_victim *v)
+{
+	struct isgx_encl *encl = v->encl;
+
+	isgx_proc_charge(encl->proc, -1);
+	encl->nr_resident--;
+	isgx_epc_release_evicted(v->epc);
+	v->epc = NULL;
+	/* Before encl->lock goes: a fault may load it again at once. */
+	isgx_pager_lock();
+	isgx_lru_evicted(&encl->proc->lru, &v->page->lru);
+	isgx_pager.nr_untracked++;
+	isgx_pager_unlock();
+}
+
 /*
- * Phase 3 for one victim: EWB.  The ladder's ETRACK and IPI rounds are
- * charged to ISGX_RECLAIM_TRACK on @c.  encl->lock held.
+ * Phase 3 for one victim: EWB, without encl->lock, then its outcome under
+ * it.  The page is blocked and unmapped, and ISGX_PAGE_RECLAIMING keeps
+ * faults, fault-around and debugger accesses off it and its PCMD page in
+ * the backing (isgx_backing_free()); EWB takes no lock on the SECS, so
+ * faults of the enclave load other pages meanwhile.  The ladder's ETRACK
+ * does lock the SECS, as ELDU does: it runs under encl->lock, and its
+ * time goes to ISGX_RECLAIM_TRACK on @c.
+ * Return: true when the page was evicted.
  */
 static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *c)
 {
@@ -1091,13 +1119,9 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
 	struct isgx_backing *b = &v->backing;
 	struct isgx_encl *encl = v->encl;
+	bool evicted;
 	int ret = 0, i;
 
-	if (!v->has_backing) {
-		isgx_victim_done(v);
-		return false;
-	}
-	v->has_backing = false;
 	for (i = 0; i < ISGX_EWB_TRIES; i++) {
 		pginfo.addr = 0;
 		pginfo.contents = (unsigned long)page_address(b->contents);
@@ -1110,28 +1134,40 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		isgx_stat_inc(nr_ewb_not_tracked);
 		/* Somebody was still inside: a new tracking cycle, kick again. */
 		isgx_clock_lap(c, ISGX_RECLAIM_EWB);
+		isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_TRACK);
 		isgx_encl_track(encl);
+		mutex_unlock(&encl->lock);
 		isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	}
-	if (ret && ret != SGX_VA_SLOT_OCCUPIED) {
-		isgx_stat_inc(nr_ewb_failed);
+	evicted = !ret || ret == SGX_VA_SLOT_OCCUPIED;
+	v->has_backing = false;
+	if (evicted) {
+		memcpy(page_address(b->pcmd) + b->pcmd_offset, &pcmd, sizeof(pcmd));
+		isgx_backing_put(b, true);
+		isgx_va_slot_unpin(&v->slot);
+		isgx_emu_inject_point(ISGX_EMU_POINT_WRITTEN);	/* tests */
+	} else {
 		isgx_backing_put(b, false);
+	}
+
+	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_EWB);
+	if (evicted) {
+		v->page->va_slot = v->slot;
+		v->slot.page = NULL;
+		v->page->epc_page = NULL;
+		isgx_victim_done(v);
+		isgx_stat_inc(nr_evicted);
+		isgx_victim_evicted(v);
+	} else {
+		isgx_stat_inc(nr_ewb_failed);
 		isgx_victim_done(v);
 		/* Reading it in made the pages: the page stays resident. */
 		isgx_backing_free(encl, v->page);
-		if (encls_faulted_unexpectedly(ret))
-			ENCLS_WARN(ret, "EWB");
-		return false;
 	}
-	memcpy(page_address(b->pcmd) + b->pcmd_offset, &pcmd, sizeof(pcmd));
-	isgx_backing_put(b, true);
-	isgx_va_slot_unpin(&v->slot);
-	v->page->va_slot = v->slot;
-	v->slot.page = NULL;
-	v->page->epc_page = NULL;
-	isgx_victim_done(v);
-	isgx_stat_inc(nr_evicted);
-	return true;
+	mutex_unlock(&encl->lock);
+	if (!evicted && encls_faulted_unexpectedly(ret))
+		ENCLS_WARN(ret, "EWB");
+	return evicted;
 }
 
 /* The backing pages of an evicted SECS: see isgx_encl_secs_backing_index(). */
@@ -1451,9 +1487,56 @@ static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_vi
 }
 
 /*
- * Phase 1 for the victims v[@first..@last) of one enclave: young check,
+ * Phase 1a for the victims v[@first..@last) of one enclave: read in the
+ * backing pages of each that has a VA slot, without encl->lock (shmem
+ * may allocate, or read from swap), and before any is blocked: a victim
+ * whose backing cannot be had (its group at its memory limit, say) is
+ * never blocked, so it stays usable.  A blocked page leaves the EPCM only
+ * through EWB: there is no unblocking it, and a new translation of it
+ * would fault.  Return: the number with backing.
+ */
+static unsigned long isgx_reclaim_backing(struct isgx_victim *v, unsigned long first,
+					  unsigned long last, struct isgx_reclaim_clock *c)
+{
+	unsigned long i, nr = 0;
+
+	for (i = first; i < last; i++) {
+		int ret;
+
+		if (!v[i].slot.page)
+			continue;
+		ret = isgx_backing_get(v[i].encl, v[i].page, &v[i].backing);
+		v[i].has_backing = !ret;
+		nr += !ret;
+		/* -ESRCH: the process is gone, its pages are not worth it. */
+		if (ret && ret != -ESRCH)
+			isgx_stat_inc(nr_backing_failed);
+	}
+	isgx_clock_lap(c, ISGX_RECLAIM_BACKING);
+	return nr;
+}
+
+/*
+ * The backing of a victim that is not blocked after all goes back, and
+ * the pages reading it made go from the file (the page stays resident).
+ * encl->lock held.
+ */
+static void isgx_victim_backing_drop(struct isgx_victim *v)
+{
+	if (!v->has_backing)
+		return;
+	v->has_backing = false;
+	isgx_backing_put(&v->backing, false);
+	isgx_backing_free(v->encl, v->page);
+}
+
+/*
+ * Phase 1b for the victims of v[@first..@last) with backing: young check,
  * PTE clear, EBLOCK, under the enclave's mm and encl->lock.  A young bit
  * the policy does not count (a page just made resident) is no reprieve.
+ * A backing read before a load of a sibling freed its PCMD page (or of
+ * this page, by fault-around) is stale: that victim waits for another
+ * pass.  From ISGX_PAGE_RECLAIMING on, no load frees them.
  * Return: the number blocked.
  */
 static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long first,
@@ -1466,16 +1549,20 @@ static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long fir
 	unsigned long i, nr_blocked = 0;
 
 	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_BLOCK);
-	for (i = first; locked && i < last; i++) {
+	for (i = first; i < last; i++) {
 		struct isgx_pte_clear clear = {
 			.mm = encl->mm,
 			.force = force || !isgx_lru_young_counts(&v[i].page->lru, mode),
 			.clear = true,
 		};
 
-		if (v[i].slot.page && isgx_victim_block(&v[i], &clear)) {
+		if (locked && v[i].has_backing &&
+		    !isgx_backing_stale(encl->backing, &v[i].backing) &&
+		    isgx_victim_block(&v[i], &clear)) {
 			v[i].blocked = true;
 			nr_blocked++;
+		} else {
+			isgx_victim_backing_drop(&v[i]);
 		}
 	}
 	mutex_unlock(&encl->lock);
@@ -1485,40 +1572,14 @@ static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long fir
 	return nr_blocked;
 }
 
-/* Backing I/O without encl->lock: faults of the enclave go on. */
-static void isgx_reclaim_backing(struct isgx_victim *v, unsigned long first,
-				 unsigned long last, struct isgx_reclaim_clock *c)
-{
-	unsigned long i;
-
-	for (i = first; i < last; i++)
-		v[i].has_backing = v[i].blocked &&
-				   !isgx_backing_get(v[i].encl, v[i].page, &v[i].backing);
-	isgx_clock_lap(c, ISGX_RECLAIM_BACKING);
-}
-
-/* An evicted victim leaves its history with the policy.  encl->lock held. */
-static void isgx_victim_evicted(struct isgx_victim *v)
-{
-	struct isgx_encl *encl = v->encl;
-
-	isgx_proc_charge(encl->proc, -1);
-	encl->nr_resident--;
-	isgx_epc_release_evicted(v->epc);
-	v->epc = NULL;
-	/* Before encl->lock goes: a fault may load it again at once. */
-	isgx_pager_lock();
-	isgx_lru_evicted(&encl->proc->lru, &v->page->lru);
-	isgx_pager.nr_untracked++;
-	isgx_pager_unlock();
-}
-
 /*
  * Phases 2 and 3 for the @nr_blocked blocked victims of v[@first..@last):
- * one ETRACK and kick, then their EWBs, under encl->lock, given up every
- * few EWBs so that faults of the enclave go on, and a page a fault waits
- * for is written next (the tracking cycle stays valid).  Then the SECS,
- * if the enclave has no resident page left.  Return: the number evicted.
+ * one ETRACK and kick under encl->lock, then their EWBs, each without it
+ * (isgx_victim_write()): a fault of the enclave waits for no EWB but that
+ * of its own page, which is written next (the tracking cycle stays
+ * valid).  Each freed EPC page goes to the free list at once.  Then the
+ * SECS, if the enclave has no resident page left.  Return: the number
+ * evicted.
  */
 static unsigned long isgx_reclaim_write(struct isgx_victim *v, unsigned long first,
 					unsigned long last, unsigned long nr_blocked,
@@ -1527,23 +1588,17 @@ static unsigned long isgx_reclaim_write(struct isgx_victim *v, unsigned long fir
 	struct isgx_encl *encl = v[first].encl;
 	unsigned long i, k, nr_evicted = 0;
 
-	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_BACKING);
+	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_TRACK);
 	isgx_encl_track(encl);
+	mutex_unlock(&encl->lock);
 	isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	for (k = 0; k < nr_blocked; k++) {
 		i = isgx_victim_next(v, first, last);
 		v[i].blocked = false;
-		if (isgx_victim_write(&v[i], c)) {
-			isgx_emu_inject_point(ISGX_EMU_POINT_WRITTEN);	/* tests */
-			isgx_victim_evicted(&v[i]);
-			nr_evicted++;
-		}
-		if ((k + 1) % ISGX_EWB_PER_LOCK == 0 && k + 1 < nr_blocked) {
-			mutex_unlock(&encl->lock);
-			cond_resched();
-			isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_EWB);
-		}
+		nr_evicted += isgx_victim_write(&v[i], c);
+		cond_resched();
 	}
+	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_EWB);
 	isgx_encl_secs_evict(encl);
 	mutex_unlock(&encl->lock);
 	isgx_clock_lap(c, ISGX_RECLAIM_EWB);
@@ -1609,11 +1664,13 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 	isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
 
 	for_each_victim_group(v, n, first, last) {
-		unsigned long nr_blocked = isgx_reclaim_block(v, first, last, force, &c);
+		unsigned long nr_blocked;
 
+		if (!isgx_reclaim_backing(v, first, last, &c))
+			continue;
+		nr_blocked = isgx_reclaim_block(v, first, last, force, &c);
 		if (!nr_blocked)
 			continue;
-		isgx_reclaim_backing(v, first, last, &c);
 		isgx_emu_inject_point(ISGX_EMU_POINT_BLOCKED);	/* tests: power_loss_at */
 		nr_evicted += isgx_reclaim_write(v, first, last, nr_blocked, &c);
 	}

@@ -178,6 +178,18 @@ static const struct {
 	/* Pages spared because their young bit was set. */
 	{ "nr_second_chance", &isgx_stats.nr_second_chance },
 	/*
+	 * Victims whose backing pages could not be read in (the memory
+	 * cgroup of the enclave's creator at its limit, say): left resident,
+	 * unblocked.
+	 */
+	{ "nr_backing_failed", &isgx_stats.nr_backing_failed },
+	/*
+	 * Faults on a resident page that the EPCM says is BLOCKED, failed
+	 * with SIGSEGV as the access would fail on a CPU (emu backend; only a
+	 * pager bug leaves a page blocked outside an eviction).
+	 */
+	{ "nr_blocked_access", &isgx_stats.nr_blocked_access },
+	/*
 	 * Refaults (an evicted page made resident again) by the policy's
 	 * verdict (lru.c): in their test period with room on the cold list
 	 * (hot under policy=default), in it without room, evicted too long

@@ -61,6 +61,8 @@ struct isgx_stats {
 	atomic64_t nr_reclaim_passes;
 	atomic64_t nr_scanned;
 	atomic64_t nr_second_chance;
+	atomic64_t nr_backing_failed;
+	atomic64_t nr_blocked_access;
 	atomic64_t nr_refault_hot;
 	atomic64_t nr_refault_no_room;
 	atomic64_t nr_refault_far;

@@ -59,6 +59,7 @@ void isgx_emu_cpuid(u32 leaf, u32 subleaf, u32 regs[4]);
 unsigned int isgx_emu_nr_sections(void);
 const struct isgx_emu_section *isgx_emu_section_get(unsigned int i);
 bool isgx_emu_epc_contains(const void *addr);
+bool isgx_emu_page_blocked(const void *epc);
 
 void isgx_emu_lehash_write(const u64 hash[4]);
 void isgx_emu_aex(void *info);

@@ -142,6 +142,30 @@ bool isgx_emu_epc_contains(const void *addr)
 EXPORT_SYMBOL_NS_GPL(isgx_emu_epc_contains, ISGX);
 
 /**
+ * isgx_emu_page_blocked() - is an EPC page valid and BLOCKED in the EPCM
+ * @epc:	kernel virtual address of the page
+ *
+ * The model does not see enclave-mode accesses; the hardware refuses a new
+ * TLB translation for a BLOCKED page (the access takes #PF with PFEC.SGX,
+ * which Linux delivers as SIGSEGV).  The driver asks this before it maps
+ * a page, so that a page left blocked fails as it would on a CPU.
+ *
+ * Context: any; reads the entry without its busy bit (a snapshot).
+ * Return: true when the page is valid and blocked.
+ */
+bool isgx_emu_page_blocked(const void *epc)
+{
+	long idx = isgx_emu_epc_index(epc);
+	struct isgx_emu_epcm *e;
+
+	if (idx < 0)
+		return false;
+	e = isgx_emu_epcm(idx);
+	return READ_ONCE(e->valid) && READ_ONCE(e->blocked);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_page_blocked, ISGX);
+
+/**
  * isgx_emu_page_abort() - make an EPC page read as all-ones
  * @idx:	EPC page index; its busy bit is held or the model is quiesced
  *

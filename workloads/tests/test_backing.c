@@ -399,6 +399,109 @@ ISGX_TEST(backing_freed_after_load_back, 600)
 	isgx_test_finish(fd);
 }
 
+/* memory.current of @group in bytes, or -1. */
+static long cg_current(const char *group)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.current", group);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * A victim whose backing cannot be read in stays usable.  The child (uid
+ * 1000, in a group of its own, unkillable by its OOM killer so that a
+ * charge over the limit fails instead of killing) builds an enclave that
+ * fits the EPC and touches every page; then its group's memory.max is set
+ * to 0, so that no backing page can be charged to it, and the
+ * parent builds an enclave of 2x the EPC: the pager takes victims from
+ * both, and the child's fail.  With the limit lifted again, the child
+ * reads every page back.  A victim that was EBLOCKed before its backing
+ * was read would stay BLOCKED and be mapped again, and the access would
+ * fault on a CPU: the model fails that fault with SIGSEGV
+ * (nr_blocked_access).
+ */
+ISGX_TEST(backing_failure_leaves_victims_usable, 900)
+{
+	const char *group = "isgx-backing-fail";
+	const unsigned int nr = EPC_PAGES / 2, big_nr = 2 * EPC_PAGES;
+	long failed, blocked, cur;
+	struct isgx_enclave big = {};
+	int fd, ready[2], go[2], status, ret;
+	char c = 0, path[256];
+	pid_t pid;
+
+	cg_create(group, "max");
+	fd = start();
+	isgx_test_key();	/* read as root, before the child drops it */
+	failed = isgx_debugfs_counter("nr_backing_failed");
+	blocked = isgx_debugfs_counter("nr_blocked_access");
+	ISGX_ASSERT(failed >= 0 && blocked >= 0, "no nr_backing_failed/nr_blocked_access counters");
+	ISGX_ASSERT(!file_write("/dev/kmsg", "isgx-test: expect memcg OOM in /isgx-backing-fail\n"),
+		    "announce the OOM reports in the kernel log");
+	ISGX_ASSERT(!pipe(ready) && !pipe(go), "pipe");
+	pid = fork();
+	ISGX_ASSERT_GE(pid, 0, "fork");
+	if (pid == 0) {
+		struct isgx_enclave e = {};
+		char self[32];
+		int efd;
+
+		snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", group);
+		snprintf(self, sizeof(self), "%d", getpid());
+		if (file_write(path, self) || file_write("/proc/self/oom_score_adj", "-1000") ||
+		    setgid(CHILD_UID) || setuid(CHILD_UID))
+			_exit(2);
+		efd = open("/dev/sgx", O_RDWR | O_CLOEXEC);
+		if (efd < 0)
+			_exit(2);
+		build_rw(&e, efd, nr, 1000);
+		/* Every PTE and page table made now: nothing to charge later. */
+		if (touch_all(&e, nr, 1000))
+			_exit(3);
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(4);
+		_exit(touch_all(&e, nr, 1000) ? 5 : 0);
+	}
+	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "the child did not build its enclave");
+	/*
+	 * Below anything it can shrink to: the write reclaims what it can,
+	 * and every charge fails from here.
+	 */
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.max", group);
+	ret = file_write(path, "0");
+	ISGX_ASSERT(!ret, "%s = 0: %s", path, strerror(-ret));
+	cur = cg_current(group);
+	build_rw(&big, fd, big_nr, 5000);
+	ISGX_EXPECT_EQ(touch_all(&big, big_nr, 5000), 0, "big enclave contents");
+	ret = file_write(path, "max");
+	ISGX_ASSERT(!ret, "%s = max: %s", path, strerror(-ret));
+	failed = isgx_debugfs_counter("nr_backing_failed") - failed;
+	ISGX_ASSERT_EQ(write(go[1], &c, 1), 1, "wake the child");
+	ISGX_ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid");
+	blocked = isgx_debugfs_counter("nr_blocked_access") - blocked;
+	isgx_note("memory.max=0 over %ld bytes in use: %ld victims without backing; child status %#x, %ld faults on blocked pages",
+		  cur, failed, status, blocked);
+	ISGX_EXPECT_GE(failed, 1, "no backing read failed: the test did not test anything");
+	ISGX_EXPECT_EQ(blocked, 0, "faults found pages the pager left BLOCKED");
+	ISGX_EXPECT(WIFEXITED(status) && !WEXITSTATUS(status),
+		    "child status %#x (signal %d): its pages were not all usable and intact",
+		    status, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	ISGX_EXPECT_EQ(touch_all(&big, big_nr, 5000), 0, "big enclave contents after");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&big), 0, "destroy big");
+	isgx_expect_epc_all_free("after both enclaves", 5000);
+	isgx_test_finish(fd);
+	cg_remove(group);
+}
+
 int main(int argc, char **argv)
 {
 	return isgx_harness_main(argc, argv);
