@@ -352,7 +352,7 @@ ISGX_TEST_F(pager, integrity_4x_epc_threads, 1200)
  * seconds: no write lost or corrupted, and every EPC and VA page back
  * once they exit.
  */
-static void needs_soak_seconds(void)
+ISGX_PRECHECK(pager, needs_soak_seconds)
 {
 	if (!isgx_option("soak-seconds"))
 		isgx_skip("a soak runs only with --soak-seconds=N");
@@ -513,7 +513,7 @@ ISGX_TEST(bad_parameters_refused, 60)
 	ISGX_EXPECT(!isgx_module_loaded("isgx"), "module stayed loaded");
 }
 
-static void needs_live_marks(void)
+ISGX_PRECHECK(pager, needs_live_marks)
 {
 	if (policy_is_baseline())
 		isgx_skip("policy %s has the fixed marks of its baseline", isgx_option("policy"));
@@ -637,7 +637,7 @@ ISGX_TEST_F(pager, per_process_limit_holds_with_threads, 600)
  * processes above their fair share first.  The baselines do not promise
  * it (fifo16 takes the oldest page of anybody), so they skip.
  */
-static void needs_fair_shares(void)
+ISGX_PRECHECK(pager, needs_fair_shares)
 {
 	if (policy_is_baseline())
 		isgx_skip("fair shares are not the baselines'");
@@ -1140,7 +1140,7 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
  * the VMA's protection by the next access).  Each page is probed in the
  * sequential pass itself, right after the fault that loaded it around.
  */
-static void needs_fault_around(void)
+ISGX_PRECHECK(pager, needs_fault_around)
 {
 	if (policy_is_baseline())
 		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
@@ -1232,7 +1232,7 @@ static void ptrace_stop(pid_t pid)
  * LRU-like policy loads every page of every lap.  The load count of the
  * later laps must stay under 3/4 of the loop (the bound is about 1/2).
  */
-static void needs_default_policy(void)
+ISGX_PRECHECK(pager, needs_default_policy)
 {
 	if (!policy_is("default"))
 		isgx_skip("non-resident history is the default policy's");
