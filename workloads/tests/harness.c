@@ -298,9 +298,12 @@ static int visit_cases(const struct selection *sel, visit_fn *visit, void *arg)
 			continue;
 		for (v = f->variants; v; v = v->next) {
 			for (u = t; u; u = u->next) {
-				const char *name = case_name(u, v, buf, sizeof(buf));
+				const char *name;
 
-				if (u->fixture != f || !selected(sel, u, v, name))
+				if (u->fixture != f)
+					continue;
+				name = case_name(u, v, buf, sizeof(buf));
+				if (!selected(sel, u, v, name))
 					continue;
 				if (visit && visit(u, v, name, arg) < 0)
 					return -1;

@@ -176,6 +176,11 @@ ISGX_TEST_V(variants, deliberate_variant_no_setup, 10)
 	isgx_note("variant without setup: %d", variant->value);
 }
 
+/* A plain test after a fixture with variants: once, where it stands. */
+ISGX_TEST(deliberate_pass_after_variants, 10)
+{
+}
+
 int main(int argc, char **argv)
 {
 	return isgx_harness_main(argc, argv);
