@@ -6,6 +6,8 @@
  * A child exits 0 (pass), 1 (fail) or ISGX_EXIT_SKIP; anything else (a
  * signal, another code) is a failure with the reason stated.  The parent
  * kills a child that outlives its timeout, and the process group with it.
+ * A test of a fixture with variants is one case per variant, named
+ * FIXTURE.VARIANT.TEST.
  */
 #define _GNU_SOURCE
 #include "harness.h"
@@ -31,6 +33,15 @@ void isgx_test_register(struct isgx_test *t)
 {
 	*tests_tail = t;
 	tests_tail = &t->next;
+}
+
+void isgx_variant_register(struct isgx_fixture *f, struct isgx_variant *v)
+{
+	struct isgx_variant **tail = &f->variants;
+
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = v;
 }
 
 void isgx_note(const char *fmt, ...)
@@ -173,7 +184,8 @@ static int wait_with_timeout(pid_t pid, unsigned int timeout_s, bool *timed_out)
 	}
 }
 
-static int run_one(struct isgx_test *t, int number, int *skipped)
+static int run_one(struct isgx_test *t, const struct isgx_variant *v, const char *name,
+		   int number, int *skipped)
 {
 	char reason[256] = "";
 	bool timed_out;
@@ -194,7 +206,7 @@ static int run_one(struct isgx_test *t, int number, int *skipped)
 			dup2(pipefd[1], 3);
 			close(pipefd[1]);
 		}
-		t->fn();
+		t->fn(v ? v->data : NULL);
 		isgx_test_end();
 	}
 	close(pipefd[1]);
@@ -205,69 +217,182 @@ static int run_one(struct isgx_test *t, int number, int *skipped)
 
 	*skipped = 0;
 	if (timed_out) {
-		printf("not ok %d %s # timed out after %u s\n", number, t->name, t->timeout_s);
+		printf("not ok %d %s # timed out after %u s\n", number, name, t->timeout_s);
 		return 1;
 	}
 	if (WIFSIGNALED(status)) {
-		printf("not ok %d %s # killed by signal %d (%s)\n", number, t->name,
+		printf("not ok %d %s # killed by signal %d (%s)\n", number, name,
 		       WTERMSIG(status), strsignal(WTERMSIG(status)));
 		return 1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == ISGX_EXIT_SKIP) {
-		printf("ok %d %s # SKIP %s\n", number, t->name, reason[0] ? reason : "no reason given");
+		printf("ok %d %s # SKIP %s\n", number, name, reason[0] ? reason : "no reason given");
 		*skipped = 1;
 		return 0;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		printf("ok %d %s\n", number, t->name);
+		printf("ok %d %s\n", number, name);
 		return 0;
 	}
-	printf("not ok %d %s # exit status %d\n", number, t->name,
+	printf("not ok %d %s # exit status %d\n", number, name,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return 1;
 }
 
+/* The case's TAP name: the test's, or FIXTURE.VARIANT.TEST. */
+static const char *case_name(const struct isgx_test *t, const struct isgx_variant *v,
+			     char *buf, size_t len)
+{
+	if (!v)
+		return t->name;
+	snprintf(buf, len, "%s.%s.%s", t->fixture->name, v->name, t->name);
+	return buf;
+}
+
+struct selection {
+	const char *filter;	/* --filter: the test's name or the case's */
+	const char *variant;	/* --variant: the variant's name */
+};
+
+static bool selected(const struct selection *sel, const struct isgx_test *t,
+		     const struct isgx_variant *v, const char *name)
+{
+	if (v && sel->variant && fnmatch(sel->variant, v->name, 0))
+		return false;
+	return !sel->filter || !fnmatch(sel->filter, t->name, 0) ||
+	       !fnmatch(sel->filter, name, 0);
+}
+
+/* One case: returns < 0 to stop. */
+typedef int visit_fn(struct isgx_test *t, const struct isgx_variant *v, const char *name,
+		     void *arg);
+
+/*
+ * Visit the selected cases in order: a test without variants where it
+ * stands; at the first test of a fixture with variants, every variant
+ * and, for each, all the tests of that fixture.  @visit NULL: only count.
+ * Returns the number of cases visited, or < 0 if @visit stopped.
+ */
+static int visit_cases(const struct selection *sel, visit_fn *visit, void *arg)
+{
+	char buf[256];
+	struct isgx_test *t, *u;
+	struct isgx_variant *v;
+	int nr = 0;
+
+	for (t = tests; t; t = t->next) {
+		struct isgx_fixture *f = t->fixture;
+
+		if (!f || !f->variants) {
+			if (!selected(sel, t, NULL, t->name))
+				continue;
+			if (visit && visit(t, NULL, t->name, arg) < 0)
+				return -1;
+			nr++;
+			continue;
+		}
+		/* Already run at the fixture's first test? */
+		for (u = tests; u != t && u->fixture != f; u = u->next)
+			;
+		if (u != t)
+			continue;
+		for (v = f->variants; v; v = v->next) {
+			for (u = t; u; u = u->next) {
+				const char *name;
+
+				if (u->fixture != f)
+					continue;
+				name = case_name(u, v, buf, sizeof(buf));
+				if (!selected(sel, u, v, name))
+					continue;
+				if (visit && visit(u, v, name, arg) < 0)
+					return -1;
+				nr++;
+			}
+		}
+	}
+	return nr;
+}
+
+struct run_state {
+	int number, nr_fail, nr_skip;
+};
+
+static int run_case(struct isgx_test *t, const struct isgx_variant *v, const char *name,
+		    void *arg)
+{
+	struct run_state *st = arg;
+	int skipped, r;
+
+	r = run_one(t, v, name, ++st->number, &skipped);
+	if (r < 0) {
+		printf("Bail out! cannot fork: %s\n", strerror(errno));
+		return -1;
+	}
+	st->nr_fail += r;
+	st->nr_skip += skipped;
+	return 0;
+}
+
+static int list_case(struct isgx_test *t, const struct isgx_variant *v, const char *name,
+		     void *arg)
+{
+	(void)t;
+	(void)v;
+	(void)arg;
+	printf("%s\n", name);
+	return 0;
+}
+
+/* Does --variant=@glob name a variant of some fixture? */
+static bool variant_exists(const char *glob)
+{
+	struct isgx_test *t;
+	struct isgx_variant *v;
+
+	for (t = tests; t; t = t->next)
+		for (v = t->fixture ? t->fixture->variants : NULL; v; v = v->next)
+			if (!fnmatch(glob, v->name, 0))
+				return true;
+	return false;
+}
+
 int isgx_harness_main(int argc, char **argv)
 {
-	const char *filter = NULL;
-	int nr = 0, nr_fail = 0, nr_skip = 0, number = 0;
-	struct isgx_test *t;
-	int i;
+	struct run_state st = { 0 };
+	struct selection sel;
+	bool list = false;
+	int nr, i;
 
 	opt_argc = argc;
 	opt_argv = argv;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: %s [--filter=GLOB] [--list] [--OPTION=VALUE...]\n", argv[0]);
+			printf("usage: %s [--filter=GLOB] [--variant=GLOB] [--list] [--OPTION=VALUE...]\n",
+			       argv[0]);
 			return 0;
 		}
-		if (!strcmp(argv[i], "--list")) {
-			for (t = tests; t; t = t->next)
-				printf("%s\n", t->name);
-			return 0;
-		}
+		if (!strcmp(argv[i], "--list"))
+			list = true;
 	}
-	filter = isgx_option("filter");
+	sel.filter = isgx_option("filter");
+	sel.variant = isgx_option("variant");
+	/* A misspelt variant would leave its fixture's tests out, silently. */
+	if (sel.variant && !variant_exists(sel.variant)) {
+		fprintf(stderr, "%s: --variant=%s matches no variant\n", argv[0], sel.variant);
+		return 2;
+	}
+	if (list)
+		return visit_cases(&sel, list_case, NULL) < 0;
 
-	for (t = tests; t; t = t->next)
-		if (!filter || !fnmatch(filter, t->name, 0))
-			nr++;
+	nr = visit_cases(&sel, NULL, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n1..%d\n", nr);
-	for (t = tests; t; t = t->next) {
-		int skipped, r;
-
-		if (filter && fnmatch(filter, t->name, 0))
-			continue;
-		r = run_one(t, ++number, &skipped);
-		if (r < 0) {
-			printf("Bail out! cannot fork: %s\n", strerror(errno));
-			return 1;
-		}
-		nr_fail += r;
-		nr_skip += skipped;
-	}
-	printf("# Totals: pass:%d fail:%d skip:%d\n", nr - nr_fail - nr_skip, nr_fail, nr_skip);
-	printf("%d passed, %d failed, %d skipped\n", nr - nr_fail - nr_skip, nr_fail, nr_skip);
-	return nr_fail ? 1 : 0;
+	if (visit_cases(&sel, run_case, &st) < 0)
+		return 1;
+	printf("# Totals: pass:%d fail:%d skip:%d\n", nr - st.nr_fail - st.nr_skip, st.nr_fail,
+	       st.nr_skip);
+	printf("%d passed, %d failed, %d skipped\n", nr - st.nr_fail - st.nr_skip, st.nr_fail,
+	       st.nr_skip);
+	return st.nr_fail ? 1 : 0;
 }

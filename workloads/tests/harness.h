@@ -35,6 +35,23 @@
  * ISGX_ASSERT end the test at once, as in a plain test: the teardown's
  * checks would judge a body that did not finish.  A process the body
  * forks ends with _exit(), never through the teardown.
+ *
+ * Variants: a fixture's tests run once per variant, each run its own TAP
+ * case named FIXTURE.VARIANT.TEST; setup, teardown, precheck and body see
+ * the variant as @variant (NULL in a fixture without variants, whose
+ * cases keep the bare test name):
+ *
+ *	ISGX_FIXTURE_VARIANT(pager) { const char *policy; };
+ *	ISGX_FIXTURE_VARIANT_ADD(pager, fifo16) { .policy = "fifo16" };
+ *	ISGX_TEST_V(pager, name, timeout_s) { ... variant->policy ... }
+ *
+ * ISGX_TEST_V runs per variant too but without the setup and teardown (no
+ * @self): a test that needs the variant and sets itself up.  A fixture
+ * with variants runs where its first test stands: variant by variant,
+ * each with all the fixture's tests in the order of the file; other tests
+ * run where they stand.  --variant=GLOB selects variants; it does not
+ * filter the tests of fixtures without variants, nor ISGX_TEST.
+ * --filter=GLOB matches the bare test name or the whole case name.
  */
 #ifndef ISGX_HARNESS_H
 #define ISGX_HARNESS_H
@@ -43,14 +60,28 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A fixture's variants, in the order they were added. */
+struct isgx_variant {
+	const char *name;
+	const void *data;
+	struct isgx_variant *next;
+};
+
+struct isgx_fixture {
+	const char *name;
+	struct isgx_variant *variants;		/* NULL: runs once, no variant */
+};
+
 struct isgx_test {
 	const char *name;
-	void (*fn)(void);
+	void (*fn)(const void *variant);
 	unsigned int timeout_s;
+	struct isgx_fixture *fixture;		/* NULL: ISGX_TEST */
 	struct isgx_test *next;
 };
 
 void isgx_test_register(struct isgx_test *t);
+void isgx_variant_register(struct isgx_fixture *f, struct isgx_variant *v);
 int isgx_harness_main(int argc, char **argv);
 
 /* Inside a test (child process). */
@@ -119,47 +150,99 @@ void isgx_val_float(char *buf, long double v);
 #define ISGX_ASSERT_GE(l, r, ...) ISGX_CMP_(l, >=, r, 1, __VA_ARGS__)
 #define ISGX_ASSERT_LE(l, r, ...) ISGX_CMP_(l, <=, r, 1, __VA_ARGS__)
 
+/* Register test @tname run by @run; @fxobj: its fixture, NULL for ISGX_TEST. */
+#define ISGX_TEST_REGISTER_(tname, run, tmo, fxobj)				\
+	static struct isgx_test isgx_test_##tname = {				\
+		.name = #tname, .fn = (run), .timeout_s = (tmo),		\
+		.fixture = (fxobj) };						\
+	__attribute__((constructor)) static void isgx_test_reg_##tname(void)	\
+	{ isgx_test_register(&isgx_test_##tname); }
+
 #define ISGX_TEST(name, timeout_s)						\
-	static void isgx_test_fn_##name(void);				\
-	static struct isgx_test isgx_test_##name = {			\
-		#name, isgx_test_fn_##name, (timeout_s), NULL };	\
-	__attribute__((constructor)) static void isgx_test_reg_##name(void) \
-	{ isgx_test_register(&isgx_test_##name); }			\
+	static void isgx_test_fn_##name(void);					\
+	static void isgx_test_run_##name(const void *variant)			\
+	{									\
+		(void)variant;							\
+		isgx_test_fn_##name();						\
+	}									\
+	ISGX_TEST_REGISTER_(name, isgx_test_run_##name, timeout_s, NULL)	\
 	static void isgx_test_fn_##name(void)
 
-#define ISGX_FIXTURE(fx) struct isgx_fixture_##fx
+/* The fixture's data (@self), after its registration and variant type. */
+#define ISGX_FIXTURE(fx)							\
+	struct isgx_fixture_variant_##fx;					\
+	static struct isgx_fixture isgx_fixture_obj_##fx			\
+		__attribute__((unused)) = { .name = #fx };			\
+	struct isgx_fixture_##fx
+
+/* The variant's fields: ISGX_FIXTURE_VARIANT(fx) { ... };, after ISGX_FIXTURE(fx). */
+#define ISGX_FIXTURE_VARIANT(fx) struct isgx_fixture_variant_##fx
+
+/* A variant: ISGX_FIXTURE_VARIANT_ADD(fx, name) { .field = value, ... }; */
+#define ISGX_FIXTURE_VARIANT_ADD(fx, vname)					\
+	static const struct isgx_fixture_variant_##fx isgx_variant_##fx##_##vname; \
+	static struct isgx_variant isgx_variant_obj_##fx##_##vname = {		\
+		.name = #vname, .data = &isgx_variant_##fx##_##vname };	\
+	__attribute__((constructor)) static void isgx_variant_reg_##fx##_##vname(void) \
+	{ isgx_variant_register(&isgx_fixture_obj_##fx, &isgx_variant_obj_##fx##_##vname); } \
+	static const struct isgx_fixture_variant_##fx isgx_variant_##fx##_##vname =
 
 #define ISGX_FIXTURE_SETUP(fx)							\
-	static void isgx_fixture_setup_##fx(struct isgx_fixture_##fx *self)
+	static void isgx_fixture_setup_##fx(struct isgx_fixture_##fx *self,	\
+		const struct isgx_fixture_variant_##fx *variant __attribute__((unused)))
 
 #define ISGX_FIXTURE_TEARDOWN(fx)						\
-	static void isgx_fixture_teardown_##fx(struct isgx_fixture_##fx *self)
+	static void isgx_fixture_teardown_##fx(struct isgx_fixture_##fx *self,	\
+		const struct isgx_fixture_variant_##fx *variant __attribute__((unused)))
 
 /*
  * ISGX_TEST_F_IF(fx, name, timeout_s, precheck): as ISGX_TEST_F, but
- * precheck() runs first and may isgx_skip() before the fixture's setup
- * (a test that does not apply loads and leaves nothing).
+ * precheck(variant) runs first and may isgx_skip() before the fixture's
+ * setup (a test that does not apply loads and leaves nothing).  Declare
+ * it as ISGX_PRECHECK(fx, precheck) { ... }.
  */
+#define ISGX_PRECHECK(fx, precheck)						\
+	static void precheck(const struct isgx_fixture_variant_##fx *variant __attribute__((unused)))
+
 #define ISGX_TEST_F_IF(fx, name, timeout_s, precheck)				\
-	static void isgx_test_body_##name(struct isgx_fixture_##fx *self);	\
-	ISGX_TEST(name, timeout_s)						\
+	static void isgx_test_body_##name(struct isgx_fixture_##fx *self,	\
+		const struct isgx_fixture_variant_##fx *variant);		\
+	static void isgx_test_run_##name(const void *v)				\
 	{									\
+		const struct isgx_fixture_variant_##fx *variant = v;		\
 		struct isgx_fixture_##fx self;					\
 										\
-		precheck();							\
+		precheck(variant);						\
 		memset(&self, 0, sizeof(self));					\
-		isgx_fixture_setup_##fx(&self);					\
-		isgx_test_body_##name(&self);					\
-		isgx_fixture_teardown_##fx(&self);				\
+		isgx_fixture_setup_##fx(&self, variant);			\
+		isgx_test_body_##name(&self, variant);				\
+		isgx_fixture_teardown_##fx(&self, variant);			\
 	}									\
-	static void isgx_test_body_##name(struct isgx_fixture_##fx *self)
+	ISGX_TEST_REGISTER_(name, isgx_test_run_##name, timeout_s,		\
+			    &isgx_fixture_obj_##fx)				\
+	static void isgx_test_body_##name(					\
+		struct isgx_fixture_##fx *self __attribute__((unused)),	\
+		const struct isgx_fixture_variant_##fx *variant __attribute__((unused)))
 
-static inline void isgx_fixture_always(void)
+static inline void isgx_fixture_always(const void *variant)
 {
+	(void)variant;
 }
 
 #define ISGX_TEST_F(fx, name, timeout_s)					\
 	ISGX_TEST_F_IF(fx, name, timeout_s, isgx_fixture_always)
+
+#define ISGX_TEST_V(fx, name, timeout_s)					\
+	static void isgx_test_body_##name(					\
+		const struct isgx_fixture_variant_##fx *variant);		\
+	static void isgx_test_run_##name(const void *v)				\
+	{									\
+		isgx_test_body_##name(v);					\
+	}									\
+	ISGX_TEST_REGISTER_(name, isgx_test_run_##name, timeout_s,		\
+			    &isgx_fixture_obj_##fx)				\
+	static void isgx_test_body_##name(					\
+		const struct isgx_fixture_variant_##fx *variant __attribute__((unused)))
 
 #define ISGX_EXPECT(cond, ...)							\
 	do {									\

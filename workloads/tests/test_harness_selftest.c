@@ -7,6 +7,7 @@
 #include "harness.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 ISGX_TEST(deliberate_pass, 10)
@@ -104,7 +105,7 @@ ISGX_FIXTURE_TEARDOWN(prechecked)
 	isgx_note("fixture teardown ran after its precheck skipped");
 }
 
-static void skip_before_setup(void)
+ISGX_PRECHECK(prechecked, skip_before_setup)
 {
 	isgx_skip("skipped before the setup on purpose");
 }
@@ -113,6 +114,71 @@ ISGX_TEST_F_IF(prechecked, deliberate_skip_before_setup, 10, skip_before_setup)
 {
 	(void)self;
 	isgx_note("test body ran after its precheck skipped");
+}
+
+/*
+ * Variants: each test of the fixture runs once per variant, as its own
+ * case; the precheck, setup, body and teardown all see the variant.
+ */
+ISGX_FIXTURE(variants) {
+	int from_setup;
+};
+
+ISGX_FIXTURE_VARIANT(variants) {
+	int value;
+	bool fails;
+};
+
+ISGX_FIXTURE_VARIANT_ADD(variants, one) {
+	.value = 1,
+};
+
+ISGX_FIXTURE_VARIANT_ADD(variants, two) {
+	.value = 2,
+	.fails = true,
+};
+
+ISGX_FIXTURE_VARIANT_ADD(variants, three) {
+	.value = 3,
+};
+
+ISGX_FIXTURE_SETUP(variants)
+{
+	isgx_note("variant setup: %d", variant->value);
+	self->from_setup = variant->value;
+}
+
+ISGX_FIXTURE_TEARDOWN(variants)
+{
+	isgx_note("variant teardown: %d, setup's %d", variant->value, self->from_setup);
+}
+
+ISGX_PRECHECK(variants, note_variant)
+{
+	isgx_note("variant precheck: %d", variant->value);
+}
+
+ISGX_TEST_F_IF(variants, deliberate_variant_seen, 10, note_variant)
+{
+	isgx_note("variant body: %d", variant->value);
+	ISGX_EXPECT_EQ(self->from_setup, variant->value, "the setup saw another variant");
+}
+
+/* Fails in variant two only: that case alone fails. */
+ISGX_TEST_F(variants, deliberate_variant_failure, 10)
+{
+	ISGX_EXPECT(!variant->fails, "variant %d fails on purpose", variant->value);
+}
+
+/* Per variant, without the setup and teardown. */
+ISGX_TEST_V(variants, deliberate_variant_no_setup, 10)
+{
+	isgx_note("variant without setup: %d", variant->value);
+}
+
+/* A plain test after a fixture with variants: once, where it stands. */
+ISGX_TEST(deliberate_pass_after_variants, 10)
+{
 }
 
 int main(int argc, char **argv)

@@ -7,7 +7,12 @@
  * tracepoints.
  *
  *	test_pager --ko=PATH/isgx.ko --key=PATH/signing_key.pem [--seconds=N]
- *		   [--policy=default|twolist|fifo16|seed] [--params="NAME=VALUE ..."]
+ *		   [--variant=default|twolist|fifo16|seed] [--params="NAME=VALUE ..."]
+ *
+ * The tests run once per policy, the variants of the pager fixture (cases
+ * pager.POLICY.TEST); --variant=GLOB picks policies (--policy=NAME is
+ * --variant=NAME).  The two timed stress tests run for the variant's
+ * seconds unless --seconds=N says otherwise.
  *
  * The module is loaded with a small EPC (EPC_PAGES) so that a few hundred
  * pages oversubscribe it.  Expected contents are computed here from the
@@ -37,19 +42,68 @@
 #include <unistd.h>
 
 #define EPC_PAGES	256
-#define PARAMS		params()
+#define PARAMS		params(variant)
 #define WORDS		ISGX_RW_WORDS
 
-/* Module parameters: a small EPC and the policy under test. */
-static const char *params(void)
+/*
+ * The pager tests' fixture: the module loaded with PARAMS; at the end every
+ * EPC page free again (polled up to freed_ms after the step freed_when
+ * names; NULL: not checked), the VA pool empty too if va_pages_checked,
+ * and the module unloaded.
+ */
+ISGX_FIXTURE(pager) {
+	int fd;
+	const char *freed_when;
+	unsigned int freed_ms;
+	bool va_pages_checked;
+};
+
+/*
+ * One variant per policy.  seconds: the two timed stress tests' length;
+ * the baselines' 20 keep the suite in CI's time.
+ */
+ISGX_FIXTURE_VARIANT(pager) {
+	const char *policy;
+	unsigned int seconds;
+};
+
+ISGX_FIXTURE_VARIANT_ADD(pager, default) {
+	.policy = "default",
+	.seconds = 60,
+};
+
+ISGX_FIXTURE_VARIANT_ADD(pager, twolist) {
+	.policy = "twolist",
+	.seconds = 20,
+};
+
+ISGX_FIXTURE_VARIANT_ADD(pager, fifo16) {
+	.policy = "fifo16",
+	.seconds = 20,
+};
+
+ISGX_FIXTURE_VARIANT_ADD(pager, seed) {
+	.policy = "seed",
+	.seconds = 20,
+};
+
+/* Module parameters: a small EPC and the variant's policy. */
+static const char *params(const struct isgx_fixture_variant_pager *variant)
 {
 	static char buf[256];
-	const char *policy = isgx_option("policy");
 	const char *extra = isgx_option("params");
 
-	snprintf(buf, sizeof(buf), "epc_pages=%d policy=%s %s", EPC_PAGES,
-		 policy ? policy : "default", extra ? extra : "");
+	snprintf(buf, sizeof(buf), "epc_pages=%d policy=%s %s", EPC_PAGES, variant->policy,
+		 extra ? extra : "");
 	return buf;
+}
+
+/* The timed stress tests' seconds: --seconds=N, or the variant's. */
+static unsigned int stress_seconds(const struct isgx_fixture_variant_pager *variant)
+{
+	const char *opt = isgx_option("seconds");
+
+	return opt ? (unsigned int)atoi(opt) : variant->seconds;
 }
 
 /* Create and add; no EINIT, so no thread can ever be inside it. */
@@ -132,32 +186,10 @@ static long proc_pages(pid_t pid)
 }
 
 /* fifo16 and seed: the baselines, with their fixed constants. */
-static bool policy_is_baseline(void)
+static bool policy_is_baseline(const struct isgx_fixture_variant_pager *variant)
 {
-	const char *policy = isgx_option("policy");
-
-	return policy && (!strcmp(policy, "fifo16") || !strcmp(policy, "seed"));
+	return !strcmp(variant->policy, "fifo16") || !strcmp(variant->policy, "seed");
 }
-
-static bool policy_is(const char *name)
-{
-	const char *policy = isgx_option("policy");
-
-	return !strcmp(policy ? policy : "default", name);
-}
-
-/*
- * The pager tests' fixture: the module loaded with PARAMS; at the end every
- * EPC page free again (polled up to freed_ms after the step freed_when
- * names; NULL: not checked), the VA pool empty too if va_pages_checked,
- * and the module unloaded.
- */
-ISGX_FIXTURE(pager) {
-	int fd;
-	const char *freed_when;
-	unsigned int freed_ms;
-	bool va_pages_checked;
-};
 
 ISGX_FIXTURE_SETUP(pager)
 {
@@ -312,8 +344,7 @@ static void *worker_fn(void *arg)
 
 ISGX_TEST_F(pager, integrity_4x_epc_threads, 1200)
 {
-	const char *opt = isgx_option("seconds");
-	unsigned int seconds = opt ? atoi(opt) : 60, t;
+	unsigned int seconds = stress_seconds(variant), t;
 	struct worker w[4];
 	pthread_t th[4];
 	struct isgx_rw_enclave r;
@@ -352,7 +383,7 @@ ISGX_TEST_F(pager, integrity_4x_epc_threads, 1200)
  * seconds: no write lost or corrupted, and every EPC and VA page back
  * once they exit.
  */
-static void needs_soak_seconds(void)
+ISGX_PRECHECK(pager, needs_soak_seconds)
 {
 	if (!isgx_option("soak-seconds"))
 		isgx_skip("a soak runs only with --soak-seconds=N");
@@ -482,9 +513,9 @@ ISGX_TEST_F(pager, exit_without_destroy_frees_everything, 600)
 	ISGX_EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
 }
 
-ISGX_TEST(bad_parameters_refused, 60)
+ISGX_TEST_V(pager, bad_parameters_refused, 60)
 {
-	char buf[128];
+	char buf[320];	/* PARAMS and more */
 	int fd = isgx_test_start(PARAMS);
 
 	ISGX_EXPECT_EQ(isgx_param_write("policy", "lru"), -EINVAL, "policy=lru accepted");
@@ -513,10 +544,10 @@ ISGX_TEST(bad_parameters_refused, 60)
 	ISGX_EXPECT(!isgx_module_loaded("isgx"), "module stayed loaded");
 }
 
-static void needs_live_marks(void)
+ISGX_PRECHECK(pager, needs_live_marks)
 {
-	if (policy_is_baseline())
-		isgx_skip("policy %s has the fixed marks of its baseline", isgx_option("policy"));
+	if (policy_is_baseline(variant))
+		isgx_skip("policy %s has the fixed marks of its baseline", variant->policy);
 }
 
 ISGX_TEST_F_IF(pager, watermarks_act_when_changed_live, 600, needs_live_marks)
@@ -637,9 +668,9 @@ ISGX_TEST_F(pager, per_process_limit_holds_with_threads, 600)
  * processes above their fair share first.  The baselines do not promise
  * it (fifo16 takes the oldest page of anybody), so they skip.
  */
-static void needs_fair_shares(void)
+ISGX_PRECHECK(pager, needs_fair_shares)
 {
-	if (policy_is_baseline())
+	if (policy_is_baseline(variant))
 		isgx_skip("fair shares are not the baselines'");
 }
 
@@ -909,7 +940,7 @@ ISGX_TEST_F(pager, power_loss_leaves_nothing_to_spin_on, 600)
  * evictable, and another process's working set larger than what is left
  * keeps every page and makes progress.
  */
-ISGX_TEST(unevictable_pages_bounded_per_process, 600)
+ISGX_TEST_V(pager, unevictable_pages_bounded_per_process, 600)
 {
 	int fd, ready[2], go[2], hog_pipe[2], status, nr_hogs = 0;
 	long per_process = 0, all = 0, pinned;
@@ -1034,7 +1065,7 @@ static int start_unevictable_hogs(pid_t *hogs, int max, long *pinned)
  * would have got SIGBUS after fault_stall_ms).  Every child dies with the
  * test (PR_SET_PDEATHSIG), so a failure leaves nothing holding the EPC.
  */
-ISGX_TEST(small_processes_progress_beside_unevictable_hogs, 600)
+ISGX_TEST_V(pager, small_processes_progress_beside_unevictable_hogs, 600)
 {
 	enum { NR_SMALL = 24, SMALL_PAGES = 4, SMALL_SECONDS = 8 };
 	int fd, ready[2], go[2], nr_hogs, failed = 0, status;
@@ -1110,7 +1141,7 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 	 * the high mark keeps spare pages there even when kisgxswapd lags
 	 * on a busy host.
 	 */
-	if (!policy_is_baseline())
+	if (!policy_is_baseline(variant))
 		ISGX_ASSERT(isgx_param_write("high_mark", "128") == 0 && isgx_param_write("low_mark", "16") == 0,
 			    "marks");
 	build_rw(&r, fd, 2 * EPC_PAGES);
@@ -1122,13 +1153,13 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 	around = isgx_debugfs_counter("nr_fault_around") - around;
 	isgx_note("sequential pass over %u pages: %ld faults, %ld pages loaded around them",
 		  r.nr_data, faults, around);
-	if (!policy_is_baseline()) {
+	if (!policy_is_baseline(variant)) {
 		ISGX_EXPECT(around > 0, "no page was loaded around a fault");
 		ISGX_EXPECT(faults < r.nr_data * 3 / 4, "%ld faults for %u pages", faults,
 			    r.nr_data);
 	} else {
 		ISGX_EXPECT_EQ(around, 0, "baseline %s loaded %ld pages around faults",
-			       isgx_option("policy"), around);
+			       variant->policy, around);
 	}
 	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
@@ -1140,10 +1171,10 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
  * the VMA's protection by the next access).  Each page is probed in the
  * sequential pass itself, right after the fault that loaded it around.
  */
-static void needs_fault_around(void)
+ISGX_PRECHECK(pager, needs_fault_around)
 {
-	if (policy_is_baseline())
-		isgx_skip("the %s policy loads no page around a fault", isgx_option("policy"));
+	if (policy_is_baseline(variant))
+		isgx_skip("the %s policy loads no page around a fault", variant->policy);
 }
 
 ISGX_TEST_F_IF(pager, fault_around_keeps_epcm_permissions, 600, needs_fault_around)
@@ -1232,9 +1263,9 @@ static void ptrace_stop(pid_t pid)
  * LRU-like policy loads every page of every lap.  The load count of the
  * later laps must stay under 3/4 of the loop (the bound is about 1/2).
  */
-static void needs_default_policy(void)
+ISGX_PRECHECK(pager, needs_default_policy)
 {
-	if (!policy_is("default"))
+	if (strcmp(variant->policy, "default"))
 		isgx_skip("non-resident history is the default policy's");
 }
 
@@ -1274,8 +1305,7 @@ ISGX_TEST_F_IF(pager, loop_keeps_a_hot_set, 900, needs_default_policy)
 ISGX_TEST_F(pager, ptrace_under_eviction, 900)
 {
 	static uint64_t shadow[EPC_PAGES][WORDS], got[WORDS];
-	const char *opt = isgx_option("seconds");
-	unsigned int seconds = opt ? atoi(opt) : 60, half = EPC_PAGES, i, w, k, seed = 1;
+	unsigned int seconds = stress_seconds(variant), half = EPC_PAGES, i, w, k, seed = 1;
 	unsigned long reads = 0, writes = 0, peeks = 0, bad = 0;
 	int fd = self->fd, up[2], down[2], mem, status;
 	uint64_t base, addr, val, gen = 0;
@@ -1419,5 +1449,14 @@ ISGX_TEST_F(pager, perf_counts_tracepoints, 600)
 
 int main(int argc, char **argv)
 {
+	static char variant_opt[128];
+
+	/* --policy=NAME, as before the variants: --variant=NAME. */
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--policy=", 9)) {
+			snprintf(variant_opt, sizeof(variant_opt), "--variant=%s", argv[i] + 9);
+			argv[i] = variant_opt;
+		}
+	}
 	return isgx_harness_main(argc, argv);
 }
