@@ -21,7 +21,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <asm/page.h>
 #include <asm/processor.h>
@@ -243,6 +242,20 @@ fault:
 	return ISGX_EMU_PF;
 }
 
+/* Add @idx to @ls unless it is there already (the first addition wins). */
+static void isgx_emu_lockset_add_mode(struct isgx_emu_lockset *ls, long idx, bool shared)
+{
+	unsigned int i;
+
+	if (idx < 0 || ls->nr >= ARRAY_SIZE(ls->idx))
+		return;
+	for (i = 0; i < ls->nr; i++)
+		if (ls->idx[i] == idx)
+			return;
+	ls->shared[ls->nr] = shared;
+	ls->idx[ls->nr++] = idx;
+}
+
 /**
  * isgx_emu_lockset_add() - add a page to the set a leaf will lock
  * @ls:		the set
@@ -252,31 +265,65 @@ fault:
  */
 void isgx_emu_lockset_add(struct isgx_emu_lockset *ls, long idx)
 {
-	unsigned int i;
-
-	if (idx < 0 || ls->nr >= ARRAY_SIZE(ls->idx))
-		return;
-	for (i = 0; i < ls->nr; i++)
-		if (ls->idx[i] == idx)
-			return;
-	ls->idx[ls->nr++] = idx;
+	isgx_emu_lockset_add_mode(ls, idx, false);
 }
 
-static int isgx_emu_idx_cmp(const void *a, const void *b)
+/**
+ * isgx_emu_lockset_add_shared() - add a page the leaf accesses shared
+ * @ls:		the set
+ * @idx:	EPC index; negative (not in EPC) and duplicates are ignored
+ *
+ * Leaves that access a page shared run together; each excludes the
+ * leaves that need it exclusively (see internal.h).
+ *
+ * Context: any.
+ */
+void isgx_emu_lockset_add_shared(struct isgx_emu_lockset *ls, long idx)
 {
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
+	isgx_emu_lockset_add_mode(ls, idx, true);
+}
 
-	return x < y ? -1 : x > y;
+/* Index order (at most three entries), @shared kept with its index. */
+static void isgx_emu_lockset_sort(struct isgx_emu_lockset *ls)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < ls->nr; i++) {
+		for (j = i; j > 0 && ls->idx[j - 1] > ls->idx[j]; j--) {
+			swap(ls->idx[j - 1], ls->idx[j]);
+			swap(ls->shared[j - 1], ls->shared[j]);
+		}
+	}
+}
+
+/* The busy bit of @e, waited for or (strict) tried. */
+static bool isgx_emu_busy_lock(struct isgx_emu_epcm *e, bool strict)
+{
+	if (strict)
+		return !test_and_set_bit_lock(ISGX_EPCM_BUSY, &e->lock);
+	wait_on_bit_lock(&e->lock, ISGX_EPCM_BUSY, TASK_UNINTERRUPTIBLE);
+	return true;
+}
+
+static void isgx_emu_busy_unlock(struct isgx_emu_epcm *e)
+{
+	clear_bit_unlock(ISGX_EPCM_BUSY, &e->lock);
+	/* Order the clear before wake_up_bit()'s waitqueue check. */
+	smp_mb__after_atomic();
+	wake_up_bit(&e->lock, ISGX_EPCM_BUSY);
 }
 
 /**
  * isgx_emu_lockset_lock() - take the busy bits of a set of pages
  * @ls:		the set
  *
- * Pages are locked in index order so that two leaves never deadlock.  With
- * strict conflict detection a busy page is a conflict and nothing is kept
- * locked; otherwise the leaf sleeps until the page is free.
+ * Pages are locked in index order so that two leaves never deadlock.  A
+ * shared page is counted in its nr_shared under its busy bit, which is
+ * then dropped; an exclusive one keeps the busy bit and waits until no
+ * leaf shares the page (its sharers need no busy bit to finish, so the
+ * wait ends).  With strict conflict detection a busy or shared page is a
+ * conflict and nothing is kept locked; otherwise the leaf sleeps until
+ * the page is free.
  *
  * Context: process context, may sleep.
  * Return: 0, or -EBUSY on a conflict (strict mode only).
@@ -285,19 +332,27 @@ int isgx_emu_lockset_lock(struct isgx_emu_lockset *ls)
 {
 	bool strict = READ_ONCE(isgx_emu.strict);
 
-	sort(ls->idx, ls->nr, sizeof(ls->idx[0]), isgx_emu_idx_cmp, NULL);
+	isgx_emu_lockset_sort(ls);
 	for (ls->held = 0; ls->held < ls->nr; ls->held++) {
-		unsigned long *word = &isgx_emu_epcm(ls->idx[ls->held])->lock;
+		struct isgx_emu_epcm *e = isgx_emu_epcm(ls->idx[ls->held]);
 
-		if (!strict) {
-			wait_on_bit_lock(word, ISGX_EPCM_BUSY,
-					 TASK_UNINTERRUPTIBLE);
-		} else if (test_and_set_bit_lock(ISGX_EPCM_BUSY, word)) {
-			isgx_emu_lockset_unlock(ls);
-			return -EBUSY;
+		if (!isgx_emu_busy_lock(e, strict))
+			goto conflict;
+		if (ls->shared[ls->held]) {
+			atomic_inc(&e->nr_shared);
+			isgx_emu_busy_unlock(e);
+		} else if (atomic_read(&e->nr_shared)) {
+			if (strict) {
+				isgx_emu_busy_unlock(e);
+				goto conflict;
+			}
+			wait_var_event(&e->nr_shared, !atomic_read(&e->nr_shared));
 		}
 	}
 	return 0;
+conflict:
+	isgx_emu_lockset_unlock(ls);
+	return -EBUSY;
 }
 
 /**
@@ -309,12 +364,12 @@ int isgx_emu_lockset_lock(struct isgx_emu_lockset *ls)
 void isgx_emu_lockset_unlock(struct isgx_emu_lockset *ls)
 {
 	while (ls->held) {
-		unsigned long *word = &isgx_emu_epcm(ls->idx[--ls->held])->lock;
+		struct isgx_emu_epcm *e = isgx_emu_epcm(ls->idx[--ls->held]);
 
-		clear_bit_unlock(ISGX_EPCM_BUSY, word);
-		/* Order the clear before wake_up_bit()'s waitqueue check. */
-		smp_mb__after_atomic();
-		wake_up_bit(word, ISGX_EPCM_BUSY);
+		if (!ls->shared[ls->held])
+			isgx_emu_busy_unlock(e);
+		else if (atomic_dec_and_test(&e->nr_shared))
+			wake_up_var(&e->nr_shared);
 	}
 }
 

@@ -13,6 +13,11 @@
  *     takes all the busy bits it needs at once, in EPC index order, so two
  *     leaves never deadlock; with strict conflict detection it only tries
  *     and reports a conflict (#GP, or code 7 / 15 for EBLOCK) instead.
+ *     A page a leaf accesses shared (the VA page of EWB and ELDx, whose
+ *     concurrency tables say "shared": leaves on other slots go on) is
+ *     counted in epcm->nr_shared instead, under its busy bit, which is
+ *     then dropped; a leaf that needs the page exclusively holds the busy
+ *     bit and waits until the count is zero (strict: a conflict).
  *  3. isgx_emu.track_lock (spinlock): the tracking state of every SECS and
  *     the table of mms that map an enclave.  Nothing sleeps under it.
  *
@@ -69,6 +74,9 @@
  * @nr_children:	SECS only: valid REG/TCS/TRIM pages that it owns;
  *			atomic, since children's leaves change it without
  *			the SECS's busy bit (a resident child pins its SECS)
+ * @nr_shared:		leaves that access the page shared (a VA page for
+ *			EWB and ELDx): counted under the busy bit, which
+ *			they do not keep; an exclusive user waits for zero
  * @epoch:		SECS only: tracking epoch E; track_lock
  * @track_stamp:	SECS only: tracking clock value of the last ETRACK;
  *			track_lock
@@ -87,6 +95,7 @@ struct isgx_emu_epcm {
 	u64 enclave_address;
 	u64 blocked_epoch;
 	atomic_t nr_children;
+	atomic_t nr_shared;
 	u64 epoch;
 	u64 track_stamp;
 };
@@ -158,16 +167,19 @@ void isgx_emu_epcm_invalidate(unsigned long idx);
 /**
  * struct isgx_emu_lockset - busy bits taken by one leaf
  * @idx:	EPC indices, sorted before locking
+ * @shared:	@idx[i] is accessed shared (counted in its nr_shared)
  * @nr:		number of entries
  * @held:	number of entries locked
  */
 struct isgx_emu_lockset {
 	unsigned long idx[3];
+	bool shared[3];
 	unsigned int nr;
 	unsigned int held;
 };
 
 void isgx_emu_lockset_add(struct isgx_emu_lockset *ls, long idx);
+void isgx_emu_lockset_add_shared(struct isgx_emu_lockset *ls, long idx);
 int isgx_emu_lockset_lock(struct isgx_emu_lockset *ls);
 void isgx_emu_lockset_unlock(struct isgx_emu_lockset *ls);
 

@@ -30,6 +30,7 @@
 #include <linux/scatterlist.h>
 #include <linux/kmod.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 #include <linux/vmalloc.h>
 #include <crypto/gcm.h>
 
@@ -354,6 +355,17 @@ struct isgx_emu_pgop_leaf {
 };
 
 /*
+ * The VA slots that an EWB or ELDx is using now: leaves share a VA page,
+ * not a slot (isgx_emu_pgop_run()).  Keyed by the slot's address / 8.
+ */
+static DEFINE_XARRAY(isgx_emu_busy_slots);
+
+static unsigned long isgx_emu_slot_key(const void *va_slot)
+{
+	return (unsigned long)va_slot / SGX_VA_SLOT_SIZE;
+}
+
+/*
  * Run a paging leaf: the common pattern of EWB and ELDx, stated once.
  * The crypto scratch is allocated before any lock is taken, so a leaf
  * that cannot get it fails holding nothing.
@@ -372,13 +384,22 @@ static int isgx_emu_pgop_run(const struct isgx_emu_pgop_leaf *leaf,
 	if (!c)
 		return ISGX_EMU_GP;	/* cannot happen on hardware */
 
+	/* EWB's and ELDx's concurrency tables: the VA page is accessed shared. */
+	isgx_emu_lockset_add_shared(&ls, op->vidx);
 	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, leaf->want, op->idx,
 				  op->vidx, op->sidx);
 	if (ret)
 		goto out_free;
+	/* ...but another leaf modifying the same slot is a #GP. */
+	if (xa_insert(&isgx_emu_busy_slots, isgx_emu_slot_key(op->va_slot), op, GFP_KERNEL)) {
+		ret = ISGX_EMU_GP;
+		goto out_end;
+	}
 	ret = leaf->check(op);
 	if (!ret)
 		ret = leaf->commit(op, c);
+	xa_erase(&isgx_emu_busy_slots, isgx_emu_slot_key(op->va_slot));
+out_end:
 	isgx_emu_leaf_end(&ls);
 out_free:
 	kfree(c);
