@@ -448,5 +448,171 @@ class SummarizeAndHistory(unittest.TestCase):
             self.assertTrue(dat[3].startswith("this-run"))
 
 
+PAGER_REPORT = BENCH.parent / "results" / "baseline" / "pager-report"
+
+
+def expected_latload(results):
+    """{policy: [(rate, p99/dec, p50/dec, pattern, ratio, epc, seed, rep)]}
+    recomputed from a results.txt without benchlib: one point per
+    single-thread wsgen run with faults and a faulting access; the rate is
+    swap_in_rate (else faults / access_time), the latencies lat_fault_p99
+    and lat_fault_p50 over gcm_dec_4k of the same rep."""
+    dec, runs = {}, {}
+    for line in pathlib.Path(results).read_text().splitlines():
+        if not line.startswith("metric="):
+            continue
+        fields = dict(t.split("=", 1) for t in line.split())
+        factors = dict(kv.split("=", 1) for kv in fields["factors"].split(","))
+        value = float(fields["value"])
+        if fields["metric"] == "gcm_dec_4k" and factors.get("source") == "emu_bench":
+            dec[factors["rep"]] = value
+        if ("pattern" not in factors or "source" in factors or "role" in factors
+                or factors.get("threads", "1") != "1"):
+            continue
+        key = tuple(sorted((k, v) for k, v in factors.items()
+                           if k not in ("capacity", "slow_ns", "usable")))
+        runs.setdefault(key, {})[fields["metric"]] = value
+    out = {}
+    for key, m in runs.items():
+        f = dict(key)
+        rate = m.get("swap_in_rate")
+        if rate is None and m.get("access_time"):
+            rate = m.get("faults", 0) / m["access_time"]
+        if not rate or not m.get("lat_fault_p99") or f["rep"] not in dec:
+            continue
+        out.setdefault(f["policy"], []).append(
+            (rate, m["lat_fault_p99"] / dec[f["rep"]], m.get("lat_fault_p50", 0) / dec[f["rep"]],
+             f["pattern"], float(f["ratio"]), int(f.get("epc", 0)), f["seed"], f["rep"]))
+    return out
+
+
+def latload_problems(run, want):
+    """What is wrong in RUN/plot-latload-POLICY.dat against want (from
+    expected_latload): a missing or extra file or row, a number off."""
+    problems = []
+    have = {p.name[len("plot-latload-"):-len(".dat")]
+            for p in pathlib.Path(run).glob("plot-latload-*.dat")}
+    if have != set(want):
+        problems.append(f"files for {sorted(have)}, want {sorted(want)}")
+    for policy, pts in want.items():
+        path = pathlib.Path(run) / f"plot-latload-{policy}.dat"
+        if not path.is_file():
+            continue
+        lines = path.read_text().splitlines()
+        if not lines[0].startswith("# refault_rate_pages_s p99_over_dec p50_over_dec pattern "
+                                   "ratio epc seed rep"):
+            problems.append(f"{policy}: header {lines[0]!r}")
+        rows = {}
+        for line in lines[1:]:
+            c = line.split()
+            rows[(c[3], float(c[4]), int(c[5]), c[6], c[7])] = tuple(map(float, c[:3]))
+        wanted = {(p[3], p[4], p[5], p[6], p[7]): p[:3] for p in pts}
+        if set(rows) != set(wanted) or len(rows) != len(lines) - 1:
+            problems.append(f"{policy}: runs {sorted(rows)}, want {sorted(wanted)}")
+        for k in set(rows) & set(wanted):
+            for name, got, exp, tol in zip(("rate", "p99/dec", "p50/dec"), rows[k], wanted[k],
+                                           (0.051, 5e-5, 5e-5)):
+                if abs(got - exp) > tol:
+                    problems.append(f"{policy} {k}: {name} {got}, want {exp:.5f}")
+    return problems
+
+
+class LatencyLoad(unittest.TestCase):
+    """plot-latload-POLICY.dat (plots/latency-load.gp's data) and its
+    summary section, against numbers recomputed here from results.txt."""
+
+    def synthetic(self, folder):
+        """Two reps (seeds) with different gcm decrypt floors; per rep a
+        default and a fifo16 zipf run, a run without swap_in_rate (the rate
+        falls back to faults / access_time), a run without faults, a
+        2-thread run and a multiproc role (neither is a point)."""
+        lines = []
+        for rep, dec in ((1, 100000), (2, 125000)):
+            lines.append(f"metric=gcm_dec_4k factors=source=emu_bench,rep={rep} value={dec} unit=ns")
+            lines.append(f"metric=gcm_enc_4k factors=source=emu_bench,rep={rep} value=110000 unit=ns")
+            runs = (("default", "zipf", "", 2000 + 100 * rep, 150000, 400000 * rep, 5000),
+                    ("fifo16", "zipf", "", 1800, 170000 + rep, 3000000, 4000),
+                    ("default", "loop", "", None, 160000, 450000, 3000 + rep),
+                    ("default", "hotcold", "", 0, 0, 0, 0),
+                    ("default", "uniform", ",threads=2,enclaves=1", 2500, 150000, 9000000, 5000),
+                    ("default", "uniform", ",role=hog", 2600, 150000, 9000000, 5000))
+            for policy, pattern, extra, rate, p50, p99, faults in runs:
+                f = (f"pattern={pattern},ratio=2.00,epc=2048,accesses=40960,seed={rep},"
+                     f"policy={policy},rep={rep}{extra}")
+                lines += [f"metric=faults factors={f} value={faults} unit=pages",
+                          f"metric=access_time factors={f} value=2.5 unit=s",
+                          f"metric=lat_fault_p50 factors={f},slow_ns=50000 value={p50} unit=ns",
+                          f"metric=lat_fault_p99 factors={f},slow_ns=50000 value={p99} unit=ns"]
+                if rate is not None:
+                    lines.append(f"metric=swap_in_rate factors={f} value={rate} unit=pages/s")
+        folder = pathlib.Path(folder)
+        folder.mkdir()
+        (folder / "results.txt").write_text("\n".join(lines) + "\n")
+        return folder
+
+    def test_synthetic_points_and_summary(self):
+        with tempfile.TemporaryDirectory() as d:
+            run = self.synthetic(pathlib.Path(d) / "r")
+            rc, out = run_tool(BENCH / "summarize", run)
+            self.assertEqual(rc, 0, out)
+            want = expected_latload(run / "results.txt")
+            # What the test itself expects of the recomputation: default
+            # zipf and loop (2 reps each), fifo16 zipf; nothing else.
+            self.assertEqual(sorted((p, len(v)) for p, v in want.items()),
+                             [("default", 4), ("fifo16", 2)])
+            self.assertEqual(latload_problems(run, want), [])
+            rows = (run / "plot-latload-default.dat").read_text().splitlines()[1:]
+            # The loop's rate is faults / access_time: 3002 / 2.5; its
+            # latencies over rep 2's floor, 450000 and 160000 / 125000.
+            self.assertIn("1200.8 3.6000 1.2800 loop 2 2048 2 2", rows)
+            # Each rep over its own floor: p99 800000 / 125000, not the mean floor.
+            self.assertIn("2200.0 6.4000 1.2000 zipf 2 2048 2 2", rows)
+            summary = (run / "summary.txt").read_text()
+            sec = summary.split("fault latency against load", 1)[1].splitlines()
+            line = [x for x in sec if x.split()[:2] == ["default", "zipf"]][0]
+            rate, p50, p99 = [2100, 2200], [1.5, 1.2], [4.0, 6.4]
+            self.assertEqual(line.split()[2:4], ["2.00", "2048"])
+            self.assertIn(f"{benchlib.mean(rate):7.0f}±{benchlib.stddev(rate):<5.0f}", line)
+            self.assertIn(f"{benchlib.mean(p50):6.2f}±{benchlib.stddev(p50):<6.2f}", line)
+            self.assertIn(f"{benchlib.mean(p99):6.1f}±{benchlib.stddev(p99):<5.1f}", line)
+            # p99 <= 5 gcm decrypts: rep 1 (4.0) only.
+            self.assertTrue(line.endswith(" 1/2"), line)
+            fifo = [x for x in sec if x.split()[:2] == ["fifo16", "zipf"]][0]
+            self.assertTrue(fifo.endswith(" 0/2"), fifo)
+            self.assertFalse([x for x in sec if "uniform" in x or "hotcold" in x], summary)
+
+    def test_pager_report_baseline(self):
+        self.assertTrue((PAGER_REPORT / "results.txt").is_file(), f"no baseline in {PAGER_REPORT}")
+        with tempfile.TemporaryDirectory() as d:
+            run = pathlib.Path(d) / "pager-report"
+            run.mkdir()
+            (run / "results.txt").write_text((PAGER_REPORT / "results.txt").read_text())
+            rc, out = run_tool(BENCH / "summarize", run)
+            self.assertEqual(rc, 0, out)
+            want = expected_latload(run / "results.txt")
+            # 3 policies x 7 patterns x 5 seeds, every run faulting.
+            self.assertEqual({p: len(v) for p, v in want.items()},
+                             {"default": 35, "twolist": 35, "fifo16": 35})
+            self.assertEqual(latload_problems(run, want), [])
+            # The points are the main table's runs: the mean of default/zipf's
+            # per-seed p99s is the table's p99/dec.
+            p99 = [p[1] for p in want["default"] if p[3] == "zipf"]
+            summary = (run / "summary.txt").read_text()
+            line = [x for x in summary.splitlines() if x.split()[:2] == ["default", "zipf"]][0]
+            self.assertIn(f"{benchlib.mean(p99):6.1f}±{benchlib.stddev(p99):<5.1f}", line)
+            # The check catches a doctored point, a dropped run and a
+            # missing file.
+            path = run / "plot-latload-fifo16.dat"
+            good = path.read_text()
+            c = good.splitlines()[3].split()
+            bad = good.replace(" ".join(c), " ".join([c[0], f"{float(c[1]) * 1.01:.4f}"] + c[2:]))
+            path.write_text(bad)
+            self.assertTrue([x for x in latload_problems(run, want) if "p99/dec" in x])
+            path.write_text("\n".join(good.splitlines()[:-1]) + "\n")
+            self.assertTrue([x for x in latload_problems(run, want) if "runs" in x])
+            path.unlink()
+            self.assertTrue([x for x in latload_problems(run, want) if "files" in x])
+
+
 if __name__ == "__main__":
     unittest.main()
