@@ -61,6 +61,7 @@ struct isgx_encl *isgx_encl_alloc(struct mm_struct *mm)
 	}
 	kref_init(&encl->refcount);
 	mutex_init(&encl->lock);
+	init_rwsem(&encl->track_sem);
 	xa_init(&encl->pages);
 	encl->power_gen = isgx_encls_hw ? 0 : isgx_emu_power_gen();
 	/* The backing is the enclave's memory: its creator's group pays. */

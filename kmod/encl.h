@@ -11,6 +11,7 @@
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/pfn.h>
+#include <linux/rwsem.h>
 #include <linux/xarray.h>
 
 #include "arch.h"
@@ -57,6 +58,9 @@ struct isgx_encl_page {
  * @refcount:	one per VMA that maps it, plus one per ioctl or fault in
  *		flight; the last put releases every EPC page
  * @lock:	protects the fields below that name it
+ * @track_sem:	ETRACK (write, under @lock) against the EWBs of its pages
+ *		(read, without @lock): an EWB racing an ETRACK of its
+ *		enclave answers SGX_NOT_TRACKED
  * @flags:	ISGX_ENCL_*; encl->lock (read locklessly as hints)
  * @base:	ELRANGE start; fixed after create
  * @size:	ELRANGE size, a power of two; fixed after create
@@ -92,6 +96,7 @@ struct isgx_encl_page {
 struct isgx_encl {
 	struct kref refcount;
 	struct mutex lock;
+	struct rw_semaphore track_sem;
 	unsigned long flags;
 	unsigned long base;
 	unsigned long size;

@@ -213,14 +213,24 @@ static unsigned int isgx_batch(void)
 	return isgx_policy_baseline() ? 16 : READ_ONCE(batch);
 }
 
+/* low_mark or high_mark was written by a user: the marks do not adapt. */
+static bool isgx_marks_user;
+
+/* kisgxswapd's raise of both marks (isgx_swapd_adapt()). */
+static unsigned int isgx_marks_extra;
+
 static unsigned int isgx_low_mark(void)
 {
-	return isgx_policy_baseline() ? 32 : READ_ONCE(low_mark);
+	if (isgx_policy_baseline())
+		return 32;
+	return READ_ONCE(low_mark) + (READ_ONCE(isgx_marks_user) ? 0 : READ_ONCE(isgx_marks_extra));
 }
 
 static unsigned int isgx_high_mark(void)
 {
-	return isgx_policy_baseline() ? 64 : READ_ONCE(high_mark);
+	if (isgx_policy_baseline())
+		return 64;
+	return READ_ONCE(high_mark) + (READ_ONCE(isgx_marks_user) ? 0 : READ_ONCE(isgx_marks_extra));
 }
 
 /*
@@ -275,6 +285,10 @@ struct isgx_pager {
 	wait_queue_head_t swapd_wq;
 	unsigned long stuck_since;
 	unsigned long stuck_rounds;
+	u64 demand_since;
+	unsigned long demand_tracked;
+	u64 pages_per_sec;
+	u64 ns_per_evicted;
 };
 
 static struct isgx_pager isgx_pager;
@@ -345,6 +359,8 @@ static int isgx_pager_param_set(const char *val, const struct kernel_param *kp)
 	if (total && kp->arg == &high_mark && (v > total || v < low_mark))
 		return -EINVAL;
 	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	if (kp->arg == &low_mark || kp->arg == &high_mark)
+		WRITE_ONCE(isgx_marks_user, true);
 	if (total)
 		wake_up(&isgx_pager.swapd_wq);
 	return 0;
@@ -357,9 +373,20 @@ static const struct kernel_param_ops isgx_pager_param_ops = {
 module_param_cb(batch, &isgx_pager_param_ops, &batch, 0644);
 MODULE_PARM_DESC(batch, "Pages evicted per reclaim pass (1..512; default EPC/32 within 64..512, at most EPC/8)");
 module_param_cb(low_mark, &isgx_pager_param_ops, &low_mark, 0644);
-MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32)");
+MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32, raised with demand; written: fixed)");
 module_param_cb(high_mark, &isgx_pager_param_ops, &high_mark, 0644);
-MODULE_PARM_DESC(high_mark, "kisgxswapd sleeps above this many free EPC pages (default: twice low_mark)");
+MODULE_PARM_DESC(high_mark, "kisgxswapd sleeps above this many free EPC pages (default: twice low_mark, raised with it; written: fixed)");
+
+static int isgx_wake_mark_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", isgx_epc_nr_total() ? isgx_low_mark() : 0);
+}
+
+static const struct kernel_param_ops isgx_wake_mark_ops = {
+	.get = isgx_wake_mark_get,
+};
+module_param_cb(wake_mark, &isgx_wake_mark_ops, NULL, 0444);
+MODULE_PARM_DESC(wake_mark, "The low mark in use now: low_mark, plus what kisgxswapd added for the demand it measured");
 module_param_cb(min_mark, &isgx_pager_param_ops, &min_mark, 0644);
 MODULE_PARM_DESC(min_mark, "Below this many free EPC pages an allocation reclaims itself too (0 at load: low_mark / 2)");
 module_param_cb(fault_around, &isgx_pager_param_ops, &fault_around, 0644);
@@ -373,8 +400,10 @@ struct isgx_victim {
 	struct isgx_encl *encl;		/* a reference is held */
 	struct isgx_va_slot slot;
 	struct isgx_backing backing;
-	bool blocked;
+	bool candidate;		/* not spared by the young check (phase 1a) */
 	bool has_backing;
+	bool backing_failed;	/* a read was tried and failed */
+	bool blocked;
 	bool young;		/* found young, and the policy counts it */
 };
 
@@ -743,8 +772,9 @@ static void isgx_backing_truncate(struct isgx_encl *encl, pgoff_t index, pgoff_t
 /*
  * Does a page other than @page still need the PCMD page @page's PCMD is
  * in: one that is evicted (its PCMD is there) or being evicted (from
- * before its reclaimer reads the backing until its EWB wrote the PCMD:
- * ISGX_PAGE_RECLAIMING)?  encl->lock held.
+ * EBLOCK, which its reclaimer does only if the backing it read is not
+ * stale, until its EWB wrote the PCMD: ISGX_PAGE_RECLAIMING)?  encl->lock
+ * held.
  */
 static bool isgx_pcmd_page_in_use(struct isgx_encl *encl, struct isgx_encl_page *page)
 {
@@ -931,26 +961,40 @@ static int isgx_pte_clear_old_fn(pte_t *ptep, unsigned long addr, void *data)
 }
 
 /*
- * Phase 1 for one victim: young check, PTE clear, EBLOCK.  With
- * @clear->force the young bit is ignored: a pass that found every victim
- * young made no progress, and an allocation is waiting.  encl->lock held.
+ * The young check of one victim, and with @clear->clear its PTE zapped.
+ * With @clear->force the young bit is ignored: a pass that found every
+ * victim young made no progress, and an allocation is waiting.  Return:
+ * true when the victim is spared (young, or no longer this EPC page of a
+ * live enclave).  encl->lock held.
  */
-static bool isgx_victim_block(struct isgx_victim *v, struct isgx_pte_clear *clear)
+static bool isgx_victim_spared(struct isgx_victim *v, struct isgx_pte_clear *clear)
 {
 	struct isgx_encl *encl = v->encl;
 	struct vm_area_struct *vma;
-	int ret;
 
 	if ((encl->flags & ISGX_ENCL_DEAD) || v->page->epc_page != v->epc)
-		return false;
+		return true;
 	vma = vma_lookup(clear->mm, v->page->addr);
 	if (vma && vma->vm_private_data == encl &&
 	    apply_to_existing_page_range(clear->mm, v->page->addr, PAGE_SIZE,
 					 isgx_pte_clear_old_fn, clear)) {
 		isgx_stat_inc(nr_second_chance);
 		v->young = true;
-		return false;
+		return true;
 	}
+	return false;
+}
+
+/*
+ * Phase 1c for one victim: young check, PTE clear, EBLOCK.  encl->lock
+ * held.
+ */
+static bool isgx_victim_block(struct isgx_victim *v, struct isgx_pte_clear *clear)
+{
+	int ret;
+
+	if (isgx_victim_spared(v, clear))
+		return false;
 	ret = __eblock(v->epc->va);
 	/* Already blocked by an earlier pass whose EWB failed: fine. */
 	if (ret && ret != SGX_BLKSTATE) {
@@ -1040,6 +1084,8 @@ static void isgx_encl_track(struct isgx_encl *encl)
 {
 	int ret;
 
+	/* No EWB of the enclave in flight: it would answer SGX_NOT_TRACKED. */
+	down_write(&encl->track_sem);
 	migrate_disable();
 	ret = __etrack(encl->secs->va);
 	trace_isgx_etrack(encl->base, ret);
@@ -1055,6 +1101,7 @@ static void isgx_encl_track(struct isgx_encl *encl)
 		ENCLS_WARN(ret, "ETRACK");
 	isgx_encl_kick(encl);
 	migrate_enable();
+	up_write(&encl->track_sem);
 }
 
 /*
@@ -1108,8 +1155,10 @@ static void isgx_victim_evicted(struct isgx_victim *v)
  * it.  The page is blocked and unmapped, and ISGX_PAGE_RECLAIMING keeps
  * faults, fault-around and debugger accesses off it and its PCMD page in
  * the backing (isgx_backing_free()); EWB takes no lock on the SECS, so
- * faults of the enclave load other pages meanwhile.  The ladder's ETRACK
- * does lock the SECS, as ELDU does: it runs under encl->lock, and its
+ * faults of the enclave load other pages meanwhile.  It must not race an
+ * ETRACK of the enclave (SGX_NOT_TRACKED), which another pass may run:
+ * encl->track_sem, read here, written by isgx_encl_track().  The ladder's
+ * ETRACK locks the SECS, as ELDU does: it runs under encl->lock, and its
  * time goes to ISGX_RECLAIM_TRACK on @c.
  * Return: true when the page was evicted.
  */
@@ -1127,7 +1176,9 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		pginfo.contents = (unsigned long)page_address(b->contents);
 		pginfo.metadata = (unsigned long)&pcmd;
 		pginfo.secs = 0;
+		down_read(&encl->track_sem);
 		ret = __ewb(&pginfo, v->epc->va, isgx_va_slot_addr(&v->slot));
+		up_read(&encl->track_sem);
 		trace_isgx_ewb(v->page->addr, ret, i);
 		if (ret != SGX_NOT_TRACKED)
 			break;
@@ -1487,13 +1538,45 @@ static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_vi
 }
 
 /*
- * Phase 1a for the victims v[@first..@last) of one enclave: read in the
- * backing pages of each that has a VA slot, without encl->lock (shmem
- * may allocate, or read from swap), and before any is blocked: a victim
- * whose backing cannot be had (its group at its memory limit, say) is
- * never blocked, so it stays usable.  A blocked page leaves the EPCM only
- * through EWB: there is no unblocking it, and a new translation of it
- * would fault.  Return: the number with backing.
+ * Phase 1a for the victims v[@first..@last) of one enclave: the young
+ * check, under the enclave's mm and encl->lock, PTEs left in place; the
+ * victims that are not spared and have a VA slot are candidates.  A
+ * young bit the policy does not count (a page just made resident) is no
+ * reprieve.  Return: the number of candidates.
+ */
+static unsigned long isgx_reclaim_select(struct isgx_victim *v, unsigned long first,
+					 unsigned long last, bool force,
+					 struct isgx_reclaim_clock *c)
+{
+	struct isgx_encl *encl = v[first].encl;
+	enum isgx_lru_mode mode = isgx_lru_mode();
+	unsigned long i, nr = 0;
+
+	if (!isgx_encl_mm_trylock(encl))
+		return 0;
+	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_BLOCK);
+	for (i = first; i < last; i++) {
+		struct isgx_pte_clear check = {
+			.mm = encl->mm,
+			.force = force || !isgx_lru_young_counts(&v[i].page->lru, mode),
+		};
+
+		v[i].candidate = v[i].slot.page && !isgx_victim_spared(&v[i], &check);
+		nr += v[i].candidate;
+	}
+	mutex_unlock(&encl->lock);
+	isgx_encl_mm_unlock(encl);
+	isgx_clock_lap(c, ISGX_RECLAIM_BLOCK);
+	return nr;
+}
+
+/*
+ * Phase 1b: read in the backing pages of each candidate, without
+ * encl->lock (shmem may allocate, or read from swap), and before any is
+ * blocked: a victim whose backing cannot be had (its group at its memory
+ * limit, say) is never blocked, so it stays usable.  A blocked page
+ * leaves the EPCM only through EWB: there is no unblocking it, and a new
+ * translation of it would fault.  Return: the number with backing.
  */
 static unsigned long isgx_reclaim_backing(struct isgx_victim *v, unsigned long first,
 					  unsigned long last, struct isgx_reclaim_clock *c)
@@ -1503,13 +1586,14 @@ static unsigned long isgx_reclaim_backing(struct isgx_victim *v, unsigned long f
 	for (i = first; i < last; i++) {
 		int ret;
 
-		if (!v[i].slot.page)
+		if (!v[i].candidate)
 			continue;
 		ret = isgx_backing_get(v[i].encl, v[i].page, &v[i].backing);
 		v[i].has_backing = !ret;
 		nr += !ret;
-		/* -ESRCH: the process is gone, its pages are not worth it. */
-		if (ret && ret != -ESRCH)
+		/* -ESRCH: the process is gone, nothing was read. */
+		v[i].backing_failed = ret && ret != -ESRCH;
+		if (v[i].backing_failed)
 			isgx_stat_inc(nr_backing_failed);
 	}
 	isgx_clock_lap(c, ISGX_RECLAIM_BACKING);
@@ -1517,26 +1601,15 @@ static unsigned long isgx_reclaim_backing(struct isgx_victim *v, unsigned long f
 }
 
 /*
- * The backing of a victim that is not blocked after all goes back, and
- * the pages reading it made go from the file (the page stays resident).
- * encl->lock held.
- */
-static void isgx_victim_backing_drop(struct isgx_victim *v)
-{
-	if (!v->has_backing)
-		return;
-	v->has_backing = false;
-	isgx_backing_put(&v->backing, false);
-	isgx_backing_free(v->encl, v->page);
-}
-
-/*
- * Phase 1b for the victims of v[@first..@last) with backing: young check,
- * PTE clear, EBLOCK, under the enclave's mm and encl->lock.  A young bit
- * the policy does not count (a page just made resident) is no reprieve.
- * A backing read before a load of a sibling freed its PCMD page (or of
- * this page, by fault-around) is stale: that victim waits for another
- * pass.  From ISGX_PAGE_RECLAIMING on, no load frees them.
+ * Phase 1c for the candidates of v[@first..@last) with backing: young
+ * check again (a page used since 1a is spared), PTE clear, EBLOCK, under
+ * the enclave's mm and encl->lock.  A backing read before a load of a
+ * sibling freed its PCMD page (or of this page, by fault-around) is
+ * stale: that victim waits for another pass.  From ISGX_PAGE_RECLAIMING
+ * on, no load frees a victim's backing.  Then, once every victim that
+ * will be is blocked (so that their PCMD pages stay), what was read in
+ * for the others goes from the file again: they stay resident, and a
+ * read that failed half-way may have made the contents page.
  * Return: the number blocked.
  */
 static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long first,
@@ -1549,21 +1622,29 @@ static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long fir
 	unsigned long i, nr_blocked = 0;
 
 	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_BLOCK);
-	for (i = first; i < last; i++) {
+	for (i = first; locked && i < last; i++) {
 		struct isgx_pte_clear clear = {
 			.mm = encl->mm,
 			.force = force || !isgx_lru_young_counts(&v[i].page->lru, mode),
 			.clear = true,
 		};
 
-		if (locked && v[i].has_backing &&
+		if (v[i].has_backing &&
 		    !isgx_backing_stale(encl->backing, &v[i].backing) &&
 		    isgx_victim_block(&v[i], &clear)) {
 			v[i].blocked = true;
 			nr_blocked++;
-		} else {
-			isgx_victim_backing_drop(&v[i]);
 		}
+	}
+	for (i = first; i < last; i++) {
+		if (v[i].blocked)
+			continue;
+		if (v[i].has_backing) {
+			v[i].has_backing = false;
+			isgx_backing_put(&v[i].backing, false);
+		}
+		if (v[i].candidate)
+			isgx_backing_free(encl, v[i].page);
 	}
 	mutex_unlock(&encl->lock);
 	if (locked)
@@ -1666,8 +1747,9 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 	for_each_victim_group(v, n, first, last) {
 		unsigned long nr_blocked;
 
-		if (!isgx_reclaim_backing(v, first, last, &c))
+		if (!isgx_reclaim_select(v, first, last, force, &c))
 			continue;
+		isgx_reclaim_backing(v, first, last, &c);
 		nr_blocked = isgx_reclaim_block(v, first, last, force, &c);
 		if (!nr_blocked)
 			continue;
@@ -1769,6 +1851,56 @@ static bool isgx_swapd_unstuck(unsigned long tracked)
 	return isgx_pager_below_low() && READ_ONCE(isgx_pager.nr_tracked) != tracked;
 }
 
+/* The raise of the marks stays within this many batches. */
+#define ISGX_MARKS_EXTRA_BATCHES	2
+
+/*
+ * The adaptive wake mark, at each kisgxswapd wake-up.  While a pass runs,
+ * faults go on taking free pages; when the free count at the wake-up
+ * does not cover them, they find none and wait for the pass's first
+ * EWBs.  So the marks are raised by what demand takes in one pass: the
+ * rate at which pages were made resident since the last wake-up (loads
+ * and adds; an average over sleep and work, smoothed) times the time of
+ * a pass (the measured cost of one evicted page times the batch), less
+ * low_mark, which covers that much already.  At most
+ * ISGX_MARKS_EXTRA_BATCHES batches and an eighth of the EPC: beyond, demand
+ * outruns any single kisgxswapd and faults reclaim themselves.  Marks a
+ * user wrote are left alone (isgx_low_mark()).
+ */
+static void isgx_swapd_adapt(void)
+{
+	u64 now = ktime_get_ns(), dt = now - isgx_pager.demand_since;
+	unsigned long tracked = READ_ONCE(isgx_pager.nr_tracked);
+	unsigned long total = isgx_epc_nr_total(), cap;
+	u64 rate, need;
+
+	if (dt < NSEC_PER_MSEC)
+		return;
+	rate = div64_u64((u64)(tracked - isgx_pager.demand_tracked) * NSEC_PER_SEC, dt);
+	isgx_pager.pages_per_sec = (3 * isgx_pager.pages_per_sec + rate) / 4;
+	isgx_pager.demand_since = now;
+	isgx_pager.demand_tracked = tracked;
+	need = div64_u64(isgx_pager.pages_per_sec * isgx_pager.ns_per_evicted * isgx_batch(),
+			 NSEC_PER_SEC);
+	cap = min_t(unsigned long, ISGX_MARKS_EXTRA_BATCHES * isgx_batch(), total / 8);
+	/* The high mark must stay within the EPC. */
+	cap = min_t(unsigned long, cap, total - min_t(unsigned long, total, high_mark));
+	need = need > low_mark ? need - low_mark : 0;
+	WRITE_ONCE(isgx_marks_extra, min_t(u64, need, cap));
+}
+
+/* The cost of one evicted page in kisgxswapd's passes, smoothed. */
+static void isgx_swapd_cost(u64 ns, unsigned long nr_evicted)
+{
+	u64 per_page;
+
+	if (!nr_evicted)
+		return;
+	per_page = div64_u64(ns, nr_evicted);
+	isgx_pager.ns_per_evicted = isgx_pager.ns_per_evicted ?
+		(7 * isgx_pager.ns_per_evicted + per_page) / 8 : per_page;
+}
+
 /*
  * kisgxswapd: wakes below the low mark, reclaims up to the high one.  When
  * a round frees nothing (every resident page is a SECS of an enclave not
@@ -1795,12 +1927,19 @@ static int isgx_swapd(void *unused)
 					     kthread_should_stop() || isgx_pager_below_low());
 		stuck = false;
 		trace_isgx_swapd_wake(isgx_epc_nr_free());
+		isgx_swapd_adapt();
 		while (!kthread_should_stop() &&
 		       isgx_epc_nr_free() < isgx_high_mark()) {
+			u64 start = ktime_get_ns();
+			unsigned long nr;
+
 			tracked = READ_ONCE(isgx_pager.nr_tracked);
 			/* A pass that found only young pages is followed by a forced one. */
-			if (!isgx_pager_reclaim(isgx_batch(), false) &&
-			    !isgx_pager_reclaim(isgx_batch(), true)) {
+			nr = isgx_pager_reclaim(isgx_batch(), false);
+			if (!nr)
+				nr = isgx_pager_reclaim(isgx_batch(), true);
+			isgx_swapd_cost(ktime_get_ns() - start, nr);
+			if (!nr) {
 				/* Nothing evictable now. */
 				stuck = true;
 				if (!isgx_pager.stuck_since)

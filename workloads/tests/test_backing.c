@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -455,10 +456,14 @@ ISGX_TEST(backing_failure_leaves_victims_usable, 900)
 		char self[32];
 		int efd;
 
+		close(ready[0]);
+		close(go[1]);
 		snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", group);
 		snprintf(self, sizeof(self), "%d", getpid());
+		/* After setuid(), which clears it: gone with a failed parent. */
 		if (file_write(path, self) || file_write("/proc/self/oom_score_adj", "-1000") ||
-		    setgid(CHILD_UID) || setuid(CHILD_UID))
+		    setgid(CHILD_UID) || setuid(CHILD_UID) ||
+		    prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
 			_exit(2);
 		efd = open("/dev/sgx", O_RDWR | O_CLOEXEC);
 		if (efd < 0)
@@ -471,6 +476,8 @@ ISGX_TEST(backing_failure_leaves_victims_usable, 900)
 			_exit(4);
 		_exit(touch_all(&e, nr, 1000) ? 5 : 0);
 	}
+	close(ready[1]);
+	close(go[0]);
 	ISGX_ASSERT_EQ(read(ready[0], &c, 1), 1, "the child did not build its enclave");
 	/*
 	 * Below anything it can shrink to: the write reclaims what it can,
