@@ -44,14 +44,16 @@
  * synchronisation is paid once per enclave per batch instead of once per
  * page:
  *
- *   1. For each victim: its backing pages are read, without encl->lock
- *      (isgx_reclaim_backing()); then, under the enclave's mm and
- *      encl->lock (isgx_reclaim_block()), check and clear its young bit
- *      (a page just made resident is not spared by it: lru.c), zap its
- *      PTE, EBLOCK it.  From here no new TLB entry can be made.  Backing
- *      first: nothing unblocks a page but EWB, so a victim whose backing
- *      cannot be had must never be blocked (it would stay mapped-able and
- *      fault on every access).
+ *   1. For the victims of each enclave: check and clear their young
+ *      bits under its mm and encl->lock (isgx_reclaim_select(); a page
+ *      just made resident is not spared by it: lru.c); read the backing
+ *      pages of the others without encl->lock (isgx_reclaim_backing());
+ *      then, under both locks again (isgx_reclaim_block()), spare those
+ *      used meanwhile, zap the PTEs of the rest and EBLOCK them.  From
+ *      here no new TLB entry can be made.  Backing before EBLOCK: nothing
+ *      unblocks a page but EWB, so a victim whose backing cannot be had
+ *      must never be blocked (it would fault on every access).  What was
+ *      read for victims not blocked leaves the file again.
  *   2. For each enclave in the batch (isgx_reclaim_write()): one ETRACK,
  *      then one IPI round that is the AEX of the CPUs inside it and
  *      flushes the TLB entries of the PTEs phase 1 cleared.  It goes only
@@ -71,12 +73,18 @@
  *   4. Victims not evicted go back to the policy (isgx_reclaim_putback()).
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
- * watermark, then reclaims in batches until it is above the high one.  An
- * allocation that finds no free page, or leaves fewer than the min mark,
- * reclaims directly, a bounded number of times; a fault that still finds
- * none gives its mmap_lock up and sleeps until kisgxswapd frees pages,
- * then retries, unless kisgxswapd has evicted nothing for fault_stall_ms:
- * then it fails with SIGBUS rather than retry forever
+ * watermark, then reclaims in batches until it is above the high one; the
+ * marks rise with the demand it measures (isgx_swapd_adapt()), so that
+ * faults find free pages while it works.  An ioctl's allocation that
+ * finds no free page reclaims directly, a bounded number of times.  A
+ * fault that finds none, or leaves fewer than the min mark, reclaims at
+ * most once, and little: one pass of ISGX_FAULT_BATCH victims (its time
+ * is that of 16 EWBs, one ETRACK and IPI round, and the young checks of
+ * at most three times as many pages), and one thread at a time; one at
+ * its process's limit does at most four such passes.  A fault that still
+ * finds none gives its mmap_lock up and sleeps until a page is freed (by
+ * every EWB), then retries, unless kisgxswapd has evicted nothing for
+ * fault_stall_ms: then it fails with SIGBUS rather than retry forever
  * (isgx_pager_fault_stalled()).  A kisgxswapd round that finds nothing
  * evictable (only SECS pages of enclaves not yet initialised, whose
  * number proc.c bounds) sleeps until a page is made resident, or for a
@@ -102,11 +110,12 @@
  * being evicted (isgx_backing_free()).  So the backing holds the evicted
  * pages only, and a group's limit bounds its enclaves' evicted memory.
  *
- * Locks, outside in: mmap_lock of an enclave's mm (only ever try-locked
- * here, since a faulting thread may reclaim while holding its own), then
- * encl->lock, then isgx_pager.lock (the LRU).  Backing pages are read
- * (shmem, maybe from swap) before encl->lock is taken, both for EWB and
- * for ELDU.
+ * Locks, outside in: mmap_lock of an enclave's mm (try-locked here but
+ * by kisgxswapd, since a faulting thread may reclaim while holding its
+ * own), then encl->track_sem (ETRACK write, EWB read: an EWB racing an
+ * ETRACK of its enclave fails), then encl->lock, then isgx_pager.lock
+ * (the LRU).  Backing pages are read (shmem, maybe from swap) before
+ * encl->lock is taken, both for EWB and for ELDU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -241,8 +250,11 @@ static unsigned int isgx_high_mark(void)
 static unsigned long isgx_round_pages(void)
 {
 	unsigned long b = isgx_batch();
+	unsigned int low = READ_ONCE(low_mark), high = READ_ONCE(high_mark);
+	/* The raise moves both marks: the gap is the one written. */
+	unsigned int gap = isgx_policy_baseline() ? 64 - 32 : (high > low ? high - low : 0);
 
-	return b * DIV_ROUND_UP(isgx_high_mark() - isgx_low_mark() + 1, b);
+	return b * DIV_ROUND_UP(gap + 1, b);
 }
 
 /* Below this many free pages an allocation also reclaims itself. */
@@ -359,7 +371,8 @@ static int isgx_pager_param_set(const char *val, const struct kernel_param *kp)
 	if (total && kp->arg == &high_mark && (v > total || v < low_mark))
 		return -EINVAL;
 	WRITE_ONCE(*(unsigned int *)kp->arg, v);
-	if (kp->arg == &low_mark || kp->arg == &high_mark)
+	/* 0 at load asks for the default, which adapts. */
+	if ((kp->arg == &low_mark || kp->arg == &high_mark) && (v || total))
 		WRITE_ONCE(isgx_marks_user, true);
 	if (total)
 		wake_up(&isgx_pager.swapd_wq);
@@ -402,7 +415,6 @@ struct isgx_victim {
 	struct isgx_backing backing;
 	bool candidate;		/* not spared by the young check (phase 1a) */
 	bool has_backing;
-	bool backing_failed;	/* a read was tried and failed */
 	bool blocked;
 	bool young;		/* found young, and the policy counts it */
 };
@@ -1084,8 +1096,6 @@ static void isgx_encl_track(struct isgx_encl *encl)
 {
 	int ret;
 
-	/* No EWB of the enclave in flight: it would answer SGX_NOT_TRACKED. */
-	down_write(&encl->track_sem);
 	migrate_disable();
 	ret = __etrack(encl->secs->va);
 	trace_isgx_etrack(encl->base, ret);
@@ -1101,6 +1111,20 @@ static void isgx_encl_track(struct isgx_encl *encl)
 		ENCLS_WARN(ret, "ETRACK");
 	isgx_encl_kick(encl);
 	migrate_enable();
+}
+
+/*
+ * ETRACK and kick for a pass, with no EWB of the enclave in flight (it
+ * would answer SGX_NOT_TRACKED): encl->track_sem for write, taken before
+ * encl->lock, so that the enclave's faults do not wait on encl->lock
+ * while this waits for another pass's EWB.
+ */
+static void isgx_reclaim_track(struct isgx_encl *encl, struct isgx_reclaim_clock *c)
+{
+	down_write(&encl->track_sem);
+	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_TRACK);
+	isgx_encl_track(encl);
+	mutex_unlock(&encl->lock);
 	up_write(&encl->track_sem);
 }
 
@@ -1157,9 +1181,9 @@ static void isgx_victim_evicted(struct isgx_victim *v)
  * the backing (isgx_backing_free()); EWB takes no lock on the SECS, so
  * faults of the enclave load other pages meanwhile.  It must not race an
  * ETRACK of the enclave (SGX_NOT_TRACKED), which another pass may run:
- * encl->track_sem, read here, written by isgx_encl_track().  The ladder's
- * ETRACK locks the SECS, as ELDU does: it runs under encl->lock, and its
- * time goes to ISGX_RECLAIM_TRACK on @c.
+ * encl->track_sem, read here, written by isgx_reclaim_track().  The
+ * ladder's ETRACK locks the SECS, as ELDU does: it runs under encl->lock,
+ * and its time goes to ISGX_RECLAIM_TRACK on @c.
  * Return: true when the page was evicted.
  */
 static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *c)
@@ -1185,9 +1209,7 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		isgx_stat_inc(nr_ewb_not_tracked);
 		/* Somebody was still inside: a new tracking cycle, kick again. */
 		isgx_clock_lap(c, ISGX_RECLAIM_EWB);
-		isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_TRACK);
-		isgx_encl_track(encl);
-		mutex_unlock(&encl->lock);
+		isgx_reclaim_track(encl, c);
 		isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	}
 	evicted = !ret || ret == SGX_VA_SLOT_OCCUPIED;
@@ -1361,7 +1383,7 @@ static unsigned long isgx_pager_isolate(struct isgx_proc *proc, bool hot,
 		encl = page->encl;
 
 		/*
-		 * Pages of a destroyed enclave (isgx_victim_block() refuses
+		 * Pages of a destroyed enclave (isgx_victim_spared() refuses
 		 * them) or of one the EPC was lost under (EBLOCK would fault)
 		 * are never evicted: off the lists for good, freed with their
 		 * enclave.  (The hw backend cannot tell a lost enclave: its
@@ -1592,8 +1614,7 @@ static unsigned long isgx_reclaim_backing(struct isgx_victim *v, unsigned long f
 		v[i].has_backing = !ret;
 		nr += !ret;
 		/* -ESRCH: the process is gone, nothing was read. */
-		v[i].backing_failed = ret && ret != -ESRCH;
-		if (v[i].backing_failed)
+		if (ret && ret != -ESRCH)
 			isgx_stat_inc(nr_backing_failed);
 	}
 	isgx_clock_lap(c, ISGX_RECLAIM_BACKING);
@@ -1601,9 +1622,9 @@ static unsigned long isgx_reclaim_backing(struct isgx_victim *v, unsigned long f
 }
 
 /*
- * Phase 1c for the candidates of v[@first..@last) with backing: young
- * check again (a page used since 1a is spared), PTE clear, EBLOCK, under
- * the enclave's mm and encl->lock.  A backing read before a load of a
+ * Phase 1c for the @nr_backing candidates of v[@first..@last) with
+ * backing: young check again (a page used since 1a is spared), PTE clear,
+ * EBLOCK, under the enclave's mm and encl->lock.  A backing read before a load of a
  * sibling freed its PCMD page (or of this page, by fault-around) is
  * stale: that victim waits for another pass.  From ISGX_PAGE_RECLAIMING
  * on, no load frees a victim's backing.  Then, once every victim that
@@ -1613,11 +1634,11 @@ static unsigned long isgx_reclaim_backing(struct isgx_victim *v, unsigned long f
  * Return: the number blocked.
  */
 static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long first,
-					unsigned long last, bool force,
+					unsigned long last, unsigned long nr_backing, bool force,
 					struct isgx_reclaim_clock *c)
 {
 	struct isgx_encl *encl = v[first].encl;
-	bool locked = isgx_encl_mm_trylock(encl);
+	bool locked = nr_backing && isgx_encl_mm_trylock(encl);
 	enum isgx_lru_mode mode = isgx_lru_mode();
 	unsigned long i, nr_blocked = 0;
 
@@ -1669,9 +1690,7 @@ static unsigned long isgx_reclaim_write(struct isgx_victim *v, unsigned long fir
 	struct isgx_encl *encl = v[first].encl;
 	unsigned long i, k, nr_evicted = 0;
 
-	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_TRACK);
-	isgx_encl_track(encl);
-	mutex_unlock(&encl->lock);
+	isgx_reclaim_track(encl, c);
 	isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	for (k = 0; k < nr_blocked; k++) {
 		i = isgx_victim_next(v, first, last);
@@ -1749,8 +1768,8 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 
 		if (!isgx_reclaim_select(v, first, last, force, &c))
 			continue;
-		isgx_reclaim_backing(v, first, last, &c);
-		nr_blocked = isgx_reclaim_block(v, first, last, force, &c);
+		nr_blocked = isgx_reclaim_block(v, first, last,
+						isgx_reclaim_backing(v, first, last, &c), force, &c);
 		if (!nr_blocked)
 			continue;
 		isgx_emu_inject_point(ISGX_EMU_POINT_BLOCKED);	/* tests: power_loss_at */
@@ -1815,7 +1834,9 @@ int isgx_pager_charge(struct isgx_encl *encl)
 	for (i = 0; isgx_proc_try_charge(encl->proc); i++) {
 		if (i == 4)
 			return -EBUSY;
-		isgx_pager_reclaim_proc(encl->proc, isgx_batch(), i > 0);
+		/* Small passes: a fault may be waiting here, its mmap_lock held. */
+		isgx_pager_reclaim_proc(encl->proc, min_t(unsigned long, isgx_batch(),
+							  ISGX_FAULT_BATCH), i > 0);
 	}
 	return 0;
 }
@@ -1872,16 +1893,17 @@ static void isgx_swapd_adapt(void)
 	u64 now = ktime_get_ns(), dt = now - isgx_pager.demand_since;
 	unsigned long tracked = READ_ONCE(isgx_pager.nr_tracked);
 	unsigned long total = isgx_epc_nr_total(), cap;
-	u64 rate, need;
+	u64 rate, need, pass_ns;
 
 	if (dt < NSEC_PER_MSEC)
 		return;
-	rate = div64_u64((u64)(tracked - isgx_pager.demand_tracked) * NSEC_PER_SEC, dt);
+	rate = mul_u64_u64_div_u64(tracked - isgx_pager.demand_tracked, NSEC_PER_SEC, dt);
 	isgx_pager.pages_per_sec = (3 * isgx_pager.pages_per_sec + rate) / 4;
 	isgx_pager.demand_since = now;
 	isgx_pager.demand_tracked = tracked;
-	need = div64_u64(isgx_pager.pages_per_sec * isgx_pager.ns_per_evicted * isgx_batch(),
-			 NSEC_PER_SEC);
+	/* A pass longer than a second (a blocked kisgxswapd) counts as one. */
+	pass_ns = min_t(u64, isgx_pager.ns_per_evicted * isgx_batch(), NSEC_PER_SEC);
+	need = mul_u64_u64_div_u64(isgx_pager.pages_per_sec, pass_ns, NSEC_PER_SEC);
 	cap = min_t(unsigned long, ISGX_MARKS_EXTRA_BATCHES * isgx_batch(), total / 8);
 	/* The high mark must stay within the EPC. */
 	cap = min_t(unsigned long, cap, total - min_t(unsigned long, total, high_mark));
@@ -1896,7 +1918,7 @@ static void isgx_swapd_cost(u64 ns, unsigned long nr_evicted)
 
 	if (!nr_evicted)
 		return;
-	per_page = div64_u64(ns, nr_evicted);
+	per_page = div64_u64(min_t(u64, ns, NSEC_PER_SEC), nr_evicted);
 	isgx_pager.ns_per_evicted = isgx_pager.ns_per_evicted ?
 		(7 * isgx_pager.ns_per_evicted + per_page) / 8 : per_page;
 }

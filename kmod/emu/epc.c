@@ -242,16 +242,20 @@ fault:
 	return ISGX_EMU_PF;
 }
 
-/* Add @idx to @ls unless it is there already (the first addition wins). */
+/* Add @idx to @ls, once; exclusive if any of its additions is. */
 static void isgx_emu_lockset_add_mode(struct isgx_emu_lockset *ls, long idx, bool shared)
 {
 	unsigned int i;
 
 	if (idx < 0 || ls->nr >= ARRAY_SIZE(ls->idx))
 		return;
-	for (i = 0; i < ls->nr; i++)
-		if (ls->idx[i] == idx)
+	for (i = 0; i < ls->nr; i++) {
+		if (ls->idx[i] == idx) {
+			/* Exclusive wins: a page that is also an operand of its own. */
+			ls->shared[i] &= shared;
 			return;
+		}
+	}
 	ls->shared[ls->nr] = shared;
 	ls->idx[ls->nr++] = idx;
 }
@@ -296,13 +300,28 @@ static void isgx_emu_lockset_sort(struct isgx_emu_lockset *ls)
 	}
 }
 
-/* The busy bit of @e, waited for or (strict) tried. */
-static bool isgx_emu_busy_lock(struct isgx_emu_epcm *e, bool strict)
+/* A sharer holds a busy bit for a few instructions: strict mode waits this long. */
+#define ISGX_EMU_SHARER_SPINS	1000
+
+/*
+ * The busy bit of @e, waited for or (strict) tried.  A strict @shared
+ * leaf spins a little first: another sharer may hold the bit for the few
+ * instructions of its count, which is no conflict.
+ */
+static bool isgx_emu_busy_lock(struct isgx_emu_epcm *e, bool strict, bool shared)
 {
-	if (strict)
-		return !test_and_set_bit_lock(ISGX_EPCM_BUSY, &e->lock);
-	wait_on_bit_lock(&e->lock, ISGX_EPCM_BUSY, TASK_UNINTERRUPTIBLE);
-	return true;
+	unsigned int i;
+
+	if (!strict) {
+		wait_on_bit_lock(&e->lock, ISGX_EPCM_BUSY, TASK_UNINTERRUPTIBLE);
+		return true;
+	}
+	for (i = 0; shared && i < ISGX_EMU_SHARER_SPINS; i++) {
+		if (!test_and_set_bit_lock(ISGX_EPCM_BUSY, &e->lock))
+			return true;
+		cpu_relax();
+	}
+	return !test_and_set_bit_lock(ISGX_EPCM_BUSY, &e->lock);
 }
 
 static void isgx_emu_busy_unlock(struct isgx_emu_epcm *e)
@@ -320,8 +339,9 @@ static void isgx_emu_busy_unlock(struct isgx_emu_epcm *e)
  * Pages are locked in index order so that two leaves never deadlock.  A
  * shared page is counted in its nr_shared under its busy bit, which is
  * then dropped; an exclusive one keeps the busy bit and waits until no
- * leaf shares the page (its sharers need no busy bit to finish, so the
- * wait ends).  With strict conflict detection a busy or shared page is a
+ * leaf shares the page.  That wait ends: a sharer of the page waits, if
+ * at all, only for busy bits of higher indices, and every wait is for a
+ * higher index than the waiter holds.  With strict conflict detection a busy or shared page is a
  * conflict and nothing is kept locked; otherwise the leaf sleeps until
  * the page is free.
  *
@@ -336,7 +356,7 @@ int isgx_emu_lockset_lock(struct isgx_emu_lockset *ls)
 	for (ls->held = 0; ls->held < ls->nr; ls->held++) {
 		struct isgx_emu_epcm *e = isgx_emu_epcm(ls->idx[ls->held]);
 
-		if (!isgx_emu_busy_lock(e, strict))
+		if (!isgx_emu_busy_lock(e, strict, ls->shared[ls->held]))
 			goto conflict;
 		if (ls->shared[ls->held]) {
 			atomic_inc(&e->nr_shared);

@@ -28,9 +28,10 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
+#include <linux/hashtable.h>
 #include <linux/kmod.h>
 #include <linux/slab.h>
-#include <linux/xarray.h>
+#include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 #include <crypto/gcm.h>
 
@@ -318,6 +319,7 @@ static int isgx_emu_probe_rw(void *p, size_t size, void *scratch)
  * @pt:		ELDx: page type taken from the PCMD
  * @eid:	EID of the parent SECS in the MAC header, 0 for SECS and VA
  * @blocked:	ELDB rather than ELDU
+ * @busy:	entry in the busy VA slots while the leaf uses @va_slot
  *
  * Each leaf runs in three phases, as the spec lists its checks (§4.10,
  * §4.11): the operand checks, which need no lock; the checks of the page,
@@ -338,6 +340,7 @@ struct isgx_emu_pgop {
 	unsigned int pt;
 	u64 eid;
 	bool blocked;
+	struct hlist_node busy;
 };
 
 /**
@@ -355,14 +358,34 @@ struct isgx_emu_pgop_leaf {
 };
 
 /*
- * The VA slots that an EWB or ELDx is using now: leaves share a VA page,
- * not a slot (isgx_emu_pgop_run()).  Keyed by the slot's address / 8.
+ * The VA slots that an EWB or ELDx is using now, by slot address: leaves
+ * share a VA page, not a slot (isgx_emu_pgop_run()).  No allocation: the
+ * leaf's own isgx_emu_pgop is the entry.
  */
-static DEFINE_XARRAY(isgx_emu_busy_slots);
+static DEFINE_HASHTABLE(isgx_emu_busy_slots, 6);
+static DEFINE_SPINLOCK(isgx_emu_busy_slots_lock);
 
-static unsigned long isgx_emu_slot_key(const void *va_slot)
+/* Claim @op's VA slot; false when another leaf is using it. */
+static bool isgx_emu_slot_claim(struct isgx_emu_pgop *op)
 {
-	return (unsigned long)va_slot / SGX_VA_SLOT_SIZE;
+	unsigned long key = (unsigned long)op->va_slot / SGX_VA_SLOT_SIZE;
+	struct isgx_emu_pgop *other;
+	bool free = true;
+
+	spin_lock(&isgx_emu_busy_slots_lock);
+	hash_for_each_possible(isgx_emu_busy_slots, other, busy, key)
+		free &= other->va_slot != op->va_slot;
+	if (free)
+		hash_add(isgx_emu_busy_slots, &op->busy, key);
+	spin_unlock(&isgx_emu_busy_slots_lock);
+	return free;
+}
+
+static void isgx_emu_slot_release(struct isgx_emu_pgop *op)
+{
+	spin_lock(&isgx_emu_busy_slots_lock);
+	hash_del(&op->busy);
+	spin_unlock(&isgx_emu_busy_slots_lock);
 }
 
 /*
@@ -391,14 +414,14 @@ static int isgx_emu_pgop_run(const struct isgx_emu_pgop_leaf *leaf,
 	if (ret)
 		goto out_free;
 	/* ...but another leaf modifying the same slot is a #GP. */
-	if (xa_insert(&isgx_emu_busy_slots, isgx_emu_slot_key(op->va_slot), op, GFP_KERNEL)) {
+	if (!isgx_emu_slot_claim(op)) {
 		ret = ISGX_EMU_GP;
 		goto out_end;
 	}
 	ret = leaf->check(op);
 	if (!ret)
 		ret = leaf->commit(op, c);
-	xa_erase(&isgx_emu_busy_slots, isgx_emu_slot_key(op->va_slot));
+	isgx_emu_slot_release(op);
 out_end:
 	isgx_emu_leaf_end(&ls);
 out_free:
