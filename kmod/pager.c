@@ -287,6 +287,13 @@ static unsigned int isgx_fault_around(void)
  * @stuck_rounds:	kisgxswapd rounds since @stuck_since, each of them
  *			at least ISGX_SWAPD_STUCK_RETRY apart unless a page
  *			was made resident meanwhile
+ * @demand_since:	ktime of kisgxswapd's last measure of demand
+ *			(isgx_swapd_adapt()); kisgxswapd only
+ * @demand_tracked:	@nr_tracked at @demand_since; kisgxswapd only
+ * @pages_per_sec:	pages made resident per second, smoothed over
+ *			kisgxswapd's wake-ups; kisgxswapd only
+ * @ns_per_evicted:	kisgxswapd's cost of one evicted page, smoothed
+ *			(isgx_swapd_cost()); kisgxswapd only
  */
 struct isgx_pager {
 	spinlock_t lock;
