@@ -332,6 +332,16 @@ class SmokeGate(unittest.TestCase):
         rc, out = self.gate(self.lines)
         self.assertEqual(rc, 0, out)
 
+    def test_heldout_run_passes(self):
+        # A second run of the baseline's commit: a gate that fails it
+        # fails by chance (the tolerances are narrower than the noise).
+        heldout = SMOKE.parent.parent / "heldout" / "smoke"
+        self.assertEqual(benchlib.read_metadata(heldout).get("commit"),
+                         benchlib.read_metadata(SMOKE).get("commit"),
+                         "the held-out run is not of the baseline's commit")
+        rc, out = run_tool(BENCH / "compare", SMOKE, heldout)
+        self.assertEqual(rc, 0, out)
+
     def test_fifo16_as_default_fails(self):
         policies = {benchlib.parse_line(x).factors.get("policy") for x in self.lines
                     if x.startswith("metric=")}

@@ -5,7 +5,8 @@ headless browser: Debian's chromium through chromedriver (python3-selenium).
   python3 bench/tests/test_report.py
       unit (ctest unit.report): a run folder made from the committed smoke
       baseline (results/baseline/smoke: summarize, compare with the
-      held-out run results/heldout/smoke, the history and the charts with
+      held-out run results/heldout/smoke with two groups shifted so that
+      one fails and one is better, the history and the charts with
       gnuplot as scripts/bench draws them), its page checked in the
       browser, and the same page with a broken image and with a wrong
       number, which the check must catch; report-html's errors and its
@@ -419,6 +420,33 @@ def run_tool(*cmd, stdout=None, ok=(0,)):
     return p
 
 
+# The groups shifted in the comparison baseline (shifted_heldout()), by
+# how much its ETRACKs per evicted page are scaled: the run then fails
+# the first (its ETRACKs twice the baseline's) and beats the second.
+SHIFTED = {"policy=default,rep=": 0.5, "policy=fifo16,rep=": 2.0}
+
+
+def shifted_heldout(folder):
+    """The held-out run results/heldout/smoke with the ETRACKs per evicted
+    page of the default's and fifo16's Zipf runs scaled (SHIFTED), so that
+    the page shows a failing and a better verdict row whatever the two
+    committed runs happen to differ by."""
+    out = pathlib.Path(folder) / "heldout-shifted"
+    out.mkdir()
+    src = TOP / "results" / "heldout" / "smoke"
+    shutil.copy(src / "metadata.txt", out / "metadata.txt")
+    lines = []
+    for ln in (src / "results.txt").read_text().splitlines():
+        if ln.startswith("metric=etrack_per_evicted ") and "pattern=zipf," in ln:
+            for key, scale in SHIFTED.items():
+                if key in ln:
+                    m = re.search(r" value=(\S+)", ln)
+                    ln = ln[:m.start(1)] + f"{float(m.group(1)) * scale:.6g}" + ln[m.end(1):]
+        lines.append(ln)
+    (out / "results.txt").write_text("\n".join(lines) + "\n")
+    return out
+
+
 def make_run(folder):
     """A run folder as scripts/bench leaves it, from results/baseline/smoke,
     and the PNGs its gnuplot step wrote.  As in scripts/bench, the charts
@@ -436,7 +464,7 @@ def make_run(folder):
     (run / "status").write_text("0\n")
     run_tool(sys.executable, BENCH / "summarize", run)
     with open(run / "compare.txt", "w") as fh:
-        run_tool(sys.executable, BENCH / "compare", TOP / "results" / "heldout" / "smoke", run,
+        run_tool(sys.executable, BENCH / "compare", shifted_heldout(folder), run,
                  stdout=fh, ok=(0, 1))
     run_tool(sys.executable, BENCH / "history", "plot", TOP / "results" / "history" / "smoke.txt",
              run, run)
@@ -650,7 +678,7 @@ class ReportInBrowser(unittest.TestCase):
 
     def test_wrong_verdict_row_is_caught(self):
         run = self.copy("wrong-verdict")
-        # compare.txt (held-out baseline against the smoke baseline) has failing rows.
+        # compare.txt (the shifted held-out run against the smoke baseline) has failing rows.
         self.assertIn("REGRESSION:", (run / "compare.txt").read_text())
         # A failing row shown as passing, and a row dropped.
         self.rewrite(run, '<tr class="fail">', "<tr>")
