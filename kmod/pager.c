@@ -1764,7 +1764,7 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 
 	n = isgx_reclaim_isolate(proc, v, nr_to_scan, &c);
 
-	/* VA slots first: taking one may allocate, and so reclaim. */
+	/* VA slots first, under no enclave lock: taking one may sleep and allocate (never reclaims). */
 	for (i = 0; i < n; i++)
 		if (isgx_va_slot_get(&v[i].slot))
 			break;
