@@ -10,11 +10,16 @@ replayed on wsgen's traces, checked two ways:
    2 % of (N - C + low + R) / (N - C) x Belady's MIN (R: what a round of
    reclaim passes evicts), never worse than
    twolist on loops and the scan, and at most 3 % worse than the better of
-   twolist and fifo on Zipf, uniform and hot/cold.
+   twolist and fifo on Zipf, uniform and hot/cold;
+3. with --online-bound, that bench/online-bound's LRU and LFU never fault
+   less than MIN on the first seed's trace, and that LRU faults on every
+   access of a loop larger than the capacity.
 
 TAP output; exits non-zero when a check fails.
 """
 import argparse
+import importlib.machinery
+import importlib.util
 import os
 import re
 import subprocess
@@ -62,10 +67,28 @@ def model(exe, trace, warm, policy, cap, batch):
     return int(re.search(r'faults=(\d+)', out).group(1))
 
 
+def check_online_bound(path, trace, warm, cap, name, mn, nr_pages, pattern):
+    """bench/online-bound's LRU and LFU: never below MIN; LRU faults on
+    every measured access of a loop larger than the capacity."""
+    loader = importlib.machinery.SourceFileLoader('online_bound', path)
+    spec = importlib.util.spec_from_loader('online_bound', loader)
+    ob = importlib.util.module_from_spec(spec)
+    loader.exec_module(ob)
+    with open(trace) as f:
+        pages = [int(line) for line in f]
+    lru, lfu = ob.lru(pages, warm, cap), ob.lfu(pages, warm, cap)
+    check(lru >= mn and lfu >= mn, '%s: online-bound LRU %d and LFU %d >= MIN %d' %
+          (name, lru, lfu, mn))
+    if pattern == 'loop' and nr_pages > cap:
+        check(lru == len(pages) - warm, '%s: LRU faults on every access of the loop (%d of %d)' %
+              (name, lru, len(pages) - warm))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--replay', required=True)
     ap.add_argument('--model', required=True)
+    ap.add_argument('--online-bound', help='bench/online-bound: check its LRU and LFU too')
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for pattern, ratio, seeds, cap, batch in CASES:
@@ -93,6 +116,9 @@ def main():
                     best = min(ratios['twolist'], ratios['fifo'])
                     check(d <= 1.03 * best, '%s: default %.3f <= 1.03 x best baseline %.3f' %
                           (name, d, best))
+                if a.online_bound and seed == seeds[0] and cap == CAPACITY:
+                    check_online_bound(a.online_bound, trace, warm, cap, name,
+                                       int(r['default']['min']), nr_pages, pattern)
                 if pattern == 'loop':
                     excess = nr_pages - cap
                     round_pages = batch * -(-(HIGH - LOW + 1) // batch)
