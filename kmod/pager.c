@@ -1528,6 +1528,7 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 	}
 	isgx_pager_unlock();
 	isgx_stat_add(nr_demoted, nr_demoted);
+	isgx_stat_add(nr_aged, n);
 	isgx_clock_lap(c, ISGX_RECLAIM_AGE);
 	/* A last reference frees an enclave: no phase of the pass. */
 	isgx_victims_put(v, n);
@@ -1558,8 +1559,12 @@ static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_vi
 	if (nr_age)
 		isgx_pager_age(proc, v, nr_age, c);
 	n = isgx_pager_isolate(proc, false, v, nr, one_encl);
-	if (n < nr && !(one_encl && n))
-		n += isgx_pager_isolate(proc, true, v + n, nr - n, one_encl);
+	if (n < nr && !(one_encl && n)) {
+		unsigned long hot = isgx_pager_isolate(proc, true, v + n, nr - n, one_encl);
+
+		isgx_stat_add(nr_victims_hot, hot);
+		n += hot;
+	}
 	isgx_stat_add(nr_scanned, n);
 	isgx_victims_group(v, n);
 	isgx_clock_lap(c, ISGX_RECLAIM_ISOLATE);

@@ -200,6 +200,10 @@ static const struct {
 	{ "nr_refault_far", &isgx_stats.nr_refault_far },
 	/* Hot pages the hot hand found unused and moved to the cold list. */
 	{ "nr_demoted", &isgx_stats.nr_demoted },
+	/* Hot pages the hot hand passed over (demoted or kept). */
+	{ "nr_aged", &isgx_stats.nr_aged },
+	/* Victims a pass took from the hot list: the cold list had too few. */
+	{ "nr_victims_hot", &isgx_stats.nr_victims_hot },
 	/* Allocations that reclaimed directly: no page was free, or fewer than min_mark. */
 	{ "nr_alloc_stalls", &isgx_stats.nr_alloc_stalls },
 	/* Evicted neighbours loaded with a sequential fault's page. */

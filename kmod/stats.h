@@ -67,6 +67,8 @@ struct isgx_stats {
 	atomic64_t nr_refault_no_room;
 	atomic64_t nr_refault_far;
 	atomic64_t nr_demoted;
+	atomic64_t nr_aged;
+	atomic64_t nr_victims_hot;
 	atomic64_t nr_alloc_stalls;
 	atomic64_t nr_swapd_stuck;
 	atomic64_t nr_fault_stalled;
