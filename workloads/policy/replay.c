@@ -45,6 +45,7 @@ struct model {
 	struct isgx_lru_page **v;
 	bool *v_young;
 	unsigned long nr_demoted;	/* by the hot hand, in the measured half */
+	unsigned long nr_victims_hot;	/* taken from the hot list, measured half */
 	bool measuring;
 };
 
@@ -82,8 +83,10 @@ static unsigned long reclaim(struct model *m, bool force)
 	n = 0;
 	while (n < m->batch && (p = isgx_lru_isolate(&m->lru, false)))
 		m->v[n++] = p;
-	while (n < m->batch && (p = isgx_lru_isolate(&m->lru, true)))
+	while (n < m->batch && (p = isgx_lru_isolate(&m->lru, true))) {
 		m->v[n++] = p;
+		m->nr_victims_hot += m->measuring;
+	}
 	for (i = 0; i < n; i++) {
 		struct model_page *pg = to_page(m->v[i]);
 		bool young = harvest(pg);
@@ -257,9 +260,12 @@ int main(int argc, char **argv)
 	printf("policy=%s pattern=%s ratio=%.2f seed=%lu capacity=%lu batch=%lu low=%lu high=%lu faults=%lu min=%lu ratio_min=%.4f\n",
 	       policy, pattern, ratio, seed, cap, m.batch, low, high, faults, min,
 	       min ? (double)faults / min : 0.0);
-	/* The measured half's refaults by verdict and the hot hand's demotions. */
-	printf("refault_hot=%lu refault_no_room=%lu refault_far=%lu demoted=%lu\n",
+	/*
+	 * The measured half's refaults by verdict, the hot hand's demotions
+	 * and the victims taken from the hot list (debugfs nr_victims_hot).
+	 */
+	printf("refault_hot=%lu refault_no_room=%lu refault_far=%lu demoted=%lu victims_hot=%lu\n",
 	       verdicts[ISGX_LRU_REFAULT_HOT], verdicts[ISGX_LRU_REFAULT_NO_ROOM],
-	       verdicts[ISGX_LRU_REFAULT_FAR], m.nr_demoted);
+	       verdicts[ISGX_LRU_REFAULT_FAR], m.nr_demoted, m.nr_victims_hot);
 	return 0;
 }
