@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """unit.policy: the policy core (kmod/lru.c, built into policy-replay)
-replayed on wsgen's traces, checked two ways:
+replayed on wsgen's traces, checked three ways:
 
 1. against bench/policy-model, the same policies written independently:
    fault counts within TOLERANCE (both are deterministic; a difference
@@ -11,9 +11,10 @@ replayed on wsgen's traces, checked two ways:
    reclaim passes evicts), never worse than
    twolist on loops and the scan, and at most 3 % worse than the better of
    twolist and fifo on Zipf, uniform and hot/cold;
-3. with --online-bound, that bench/online-bound's LRU and LFU never fault
-   less than MIN on the first seed's trace, and that LRU faults on every
-   access of a loop larger than the capacity.
+3. with --online-bound, bench/online-bound's LRU, LFU and probable: exact
+   fault counts on a trace worked out by hand, never fewer faults than MIN
+   on the first seed's trace, LRU faulting on every access of a loop larger
+   than the capacity, and MIN <= probable < LFU < LRU on Zipf.
 
 TAP output; exits non-zero when a check fails.
 """
