@@ -89,6 +89,8 @@ u64 isgx_emu_power_gen(void);
 int isgx_emu_test_set_inside(void *secs, const struct cpumask *mask);
 int isgx_emu_test_hold(void *epc, bool etrack);
 void isgx_emu_test_release(void *epc);
+int isgx_emu_test_share(void *epc);
+void isgx_emu_test_unshare(void *epc);
 void isgx_emu_test_set_strict(bool strict);
 int isgx_emu_test_set_unmasked_pct(unsigned int pct);
 int isgx_emu_test_set_lc_allow(const u8 *mrsigner, unsigned int nr);

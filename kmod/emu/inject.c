@@ -179,6 +179,49 @@ void isgx_emu_test_release(void *epc)
 EXPORT_SYMBOL_NS_GPL(isgx_emu_test_release, ISGX);
 
 /**
+ * isgx_emu_test_share() - pretend another ENCLS uses an EPC page shared
+ * @epc:	EPC page (a VA page, as EWB and ELDx use theirs)
+ *
+ * Counts one sharer, as a leaf in flight does until its end: other
+ * sharers go on, an exclusive user waits (strict mode: a conflict).
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EINVAL (not in EPC), -EBUSY (held exclusively).
+ */
+int isgx_emu_test_share(void *epc)
+{
+	struct isgx_emu_lockset ls = {};
+	long idx = isgx_emu_epc_index(epc);
+
+	if (idx < 0)
+		return -EINVAL;
+	isgx_emu_lockset_add_shared(&ls, idx);
+	if (isgx_emu_lockset_lock(&ls))
+		return -EBUSY;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_test_share, ISGX);
+
+/**
+ * isgx_emu_test_unshare() - end isgx_emu_test_share()
+ * @epc:	EPC page
+ *
+ * Context: any.
+ */
+void isgx_emu_test_unshare(void *epc)
+{
+	struct isgx_emu_lockset ls = {};
+	long idx = isgx_emu_epc_index(epc);
+
+	if (idx < 0)
+		return;
+	isgx_emu_lockset_add_shared(&ls, idx);
+	ls.held = ls.nr;
+	isgx_emu_lockset_unlock(&ls);
+}
+EXPORT_SYMBOL_NS_GPL(isgx_emu_test_unshare, ISGX);
+
+/**
  * isgx_emu_test_set_state() - set EPCM PENDING/MODIFIED/PR of a page
  * @epc:	a valid EPC page
  * @state:	SGX_SECINFO_PENDING | SGX_SECINFO_MODIFIED | SGX_SECINFO_PR

@@ -407,10 +407,13 @@ static int isgx_emu_pgop_run(const struct isgx_emu_pgop_leaf *leaf,
 	if (!c)
 		return ISGX_EMU_GP;	/* cannot happen on hardware */
 
-	/* EWB's and ELDx's concurrency tables: the VA page is accessed shared. */
+	/*
+	 * EWB's and ELDx's concurrency tables: the VA page is accessed
+	 * shared.  It is not passed again below: an operand added twice is
+	 * exclusive if either addition is.
+	 */
 	isgx_emu_lockset_add_shared(&ls, op->vidx);
-	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, leaf->want, op->idx,
-				  op->vidx, op->sidx);
+	ret = isgx_emu_leaf_begin(&ls, ISGX_EMU_GP, leaf->want, op->idx, op->sidx);
 	if (ret)
 		goto out_free;
 	/* ...but another leaf modifying the same slot is a #GP. */

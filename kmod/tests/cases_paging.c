@@ -112,6 +112,38 @@ static int isgx_test_conflicts(struct isgx_test_env *t)
 	return 0;
 }
 
+/*
+ * EWB and ELDU access their VA page shared (their concurrency tables):
+ * a leaf in flight on one slot does not hold up another on another slot
+ * of the same VA page, while an exclusive user of the page (EREMOVE)
+ * conflicts.  Strict mode, so that a wait would show as a conflict.  The
+ * share is dropped before any check can return.
+ */
+static int isgx_test_va_shared(struct isgx_test_env *t)
+{
+	int eldu, ewb, eremove;
+
+	T_RET(t, isgx_test_std_enclave(t, E(t, 0), E(t, 1)), 0);
+	isgx_test_pattern(t->src, 0x22);
+	T_RET(t, isgx_test_eadd_raw(t, E(t, 0), E(t, 5), T_BASE + 0x1000, 0x203), 0);
+	T_RET(t, __epa(E(t, 3)), 0);
+	T_RET(t, isgx_test_std_evict(t, SLOT(t, 3, 0), 0), 0);
+	T_RET(t, __eblock(E(t, 5)), 0);
+	T_RET(t, __etrack(E(t, 0)), 0);
+	isgx_emu_test_set_strict(true);
+	T_RET(t, isgx_emu_test_share(E(t, 3)), 0);
+	eldu = isgx_test_eldu(t, E(t, 2), SLOT(t, 3, 0), E(t, 0), T_BASE, 0);
+	ewb = isgx_test_evict(t, E(t, 5), SLOT(t, 3, 1), 1);
+	eremove = __eremove(E(t, 3));
+	isgx_emu_test_unshare(E(t, 3));
+	T_RET(t, eldu, 0);
+	T_RET(t, ewb, 0);
+	T_RET(t, eremove, T_GP);
+	T_TRY(isgx_test_check_pattern(t, E(t, 2), 0x11));
+	T_CHECK(t, isgx_test_slot(SLOT(t, 3, 1)), "EWB left slot 1 empty");
+	return 0;
+}
+
 static int isgx_test_etrack(struct isgx_test_env *t)
 {
 	u64 e0;
@@ -838,6 +870,7 @@ const struct isgx_test_case isgx_test_cases_paging[] = {
 	{ "epa", isgx_test_epa },
 	{ "eblock", isgx_test_eblock },
 	{ "strict_conflicts", isgx_test_conflicts },
+	{ "va_page_shared_by_ewb_and_eldu", isgx_test_va_shared },
 	{ "etrack", isgx_test_etrack },
 	{ "etrack_prev_trk_incmpl", isgx_test_etrack_prev_incomplete },
 	{ "ewb_page_not_blocked", isgx_test_ewb_not_blocked },
