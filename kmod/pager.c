@@ -62,14 +62,19 @@
  *      other CPU holding stale entries flushes them before it uses the mm
  *      again.
  *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
- *      from the shared pool, without encl->lock (isgx_victim_write()):
+ *      from the shared pool, without encl->lock (isgx_victim_ewb()):
  *      the page is blocked and flagged, and EWB does not lock the SECS,
  *      so the enclave's faults load other pages meanwhile and wait for
- *      no EWB but their own page's, which is written next.  Each freed
- *      EPC page goes to the free list at once, where a waiting fault
- *      takes it.  SGX_NOT_TRACKED climbs a ladder (ETRACK and IPI again,
- *      under encl->lock, then retry) instead of being fatal; any other
- *      failure gives the page back to the policy, counted, never BUG.
+ *      no EWB but their own page's, which is written next.  The outcome
+ *      is committed under encl->lock (isgx_victim_commit()), and the
+ *      freed EPC page goes to the free list, where a waiting fault takes
+ *      it: at once when the lock is free or a fault waits for the page,
+ *      else after the next EWB, at most commit_defer EWBs late
+ *      (isgx_reclaim_commit_now()): kisgxswapd writes rather than wait
+ *      for the ELDU a fault runs under the lock.  SGX_NOT_TRACKED climbs
+ *      a ladder (ETRACK and IPI again, under encl->lock, then retry)
+ *      instead of being fatal; any other failure gives the page back to
+ *      the policy, counted, never BUG.
  *   4. Victims not evicted go back to the policy (isgx_reclaim_putback()).
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
@@ -157,6 +162,7 @@ static unsigned int low_mark;
 static unsigned int high_mark;
 static unsigned int fault_around = 8;
 static unsigned int fault_stall_ms = 10000;
+static unsigned int commit_defer = 8;
 
 enum isgx_policy {
 	ISGX_POLICY_DEFAULT,
@@ -369,7 +375,7 @@ static int isgx_pager_param_set(const char *val, const struct kernel_param *kp)
 		return ret;
 	if (kp->arg == &batch && (v < 1 || v > 512))
 		return -EINVAL;
-	if (kp->arg == &fault_around && v > 64)
+	if ((kp->arg == &fault_around || kp->arg == &commit_defer) && v > 64)
 		return -EINVAL;
 	if (total && kp->arg == &min_mark && v > low_mark)
 		return -EINVAL;
@@ -411,6 +417,8 @@ module_param_cb(min_mark, &isgx_pager_param_ops, &min_mark, 0644);
 MODULE_PARM_DESC(min_mark, "Below this many free EPC pages an allocation reclaims itself too (0 at load: low_mark / 2)");
 module_param_cb(fault_around, &isgx_pager_param_ops, &fault_around, 0644);
 MODULE_PARM_DESC(fault_around, "Evicted pages after a sequential fault loaded with it (0..64, default 8)");
+module_param_cb(commit_defer, &isgx_pager_param_ops, &commit_defer, 0644);
+MODULE_PARM_DESC(commit_defer, "EWBs whose outcome may wait for a free encl->lock while a fault holds it (0..64, default 8; 0: each waits)");
 
 
 /* One victim on its way through the phases of a batch. */
@@ -424,6 +432,8 @@ struct isgx_victim {
 	bool has_backing;
 	bool blocked;
 	bool young;		/* found young, and the policy counts it */
+	bool written;		/* EWB done, its outcome not yet committed */
+	int ewb_ret;		/* what EWB answered, for the commit */
 };
 
 /*
@@ -1182,24 +1192,23 @@ static void isgx_victim_evicted(struct isgx_victim *v)
 }
 
 /*
- * Phase 3 for one victim: EWB, without encl->lock, then its outcome under
- * it.  The page is blocked and unmapped, and ISGX_PAGE_RECLAIMING keeps
- * faults, fault-around and debugger accesses off it and its PCMD page in
- * the backing (isgx_backing_free()); EWB takes no lock on the SECS, so
- * faults of the enclave load other pages meanwhile.  It must not race an
- * ETRACK of the enclave (SGX_NOT_TRACKED), which another pass may run:
- * encl->track_sem, read here, written by isgx_reclaim_track().  The
- * ladder's ETRACK locks the SECS, as ELDU does: it runs under encl->lock,
- * and its time goes to ISGX_RECLAIM_TRACK on @c.
- * Return: true when the page was evicted.
+ * Phase 3 for one victim: EWB, without encl->lock; isgx_victim_commit()
+ * records the outcome under it later.  The page is blocked and unmapped,
+ * and ISGX_PAGE_RECLAIMING keeps faults, fault-around and debugger
+ * accesses off it and its PCMD page in the backing (isgx_backing_free())
+ * until then; EWB takes no lock on the SECS, so faults of the enclave
+ * load other pages meanwhile.  It must not race an ETRACK of the enclave
+ * (SGX_NOT_TRACKED), which another pass may run: encl->track_sem, read
+ * here, written by isgx_reclaim_track().  The ladder's ETRACK locks the
+ * SECS, as ELDU does: it runs under encl->lock, and its time goes to
+ * ISGX_RECLAIM_TRACK on @c.
  */
-static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *c)
+static void isgx_victim_ewb(struct isgx_victim *v, struct isgx_reclaim_clock *c)
 {
 	struct isgx_pageinfo pginfo __aligned(SGX_PAGEINFO_ALIGN) = {};
 	struct isgx_pcmd pcmd __aligned(SGX_PCMD_ALIGN) = {};
 	struct isgx_backing *b = &v->backing;
 	struct isgx_encl *encl = v->encl;
-	bool evicted;
 	int ret = 0, i;
 
 	for (i = 0; i < ISGX_EWB_TRIES; i++) {
@@ -1219,18 +1228,32 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		isgx_reclaim_track(encl, c);
 		isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	}
-	evicted = !ret || ret == SGX_VA_SLOT_OCCUPIED;
+	v->ewb_ret = ret;
+	v->written = true;
 	v->has_backing = false;
-	if (evicted) {
+	if (!ret || ret == SGX_VA_SLOT_OCCUPIED) {
 		memcpy(page_address(b->pcmd) + b->pcmd_offset, &pcmd, sizeof(pcmd));
 		isgx_backing_put(b, true);
 		isgx_va_slot_unpin(&v->slot);
 		isgx_emu_inject_point(ISGX_EMU_POINT_WRITTEN);	/* tests */
 	} else {
 		isgx_backing_put(b, false);
+		if (encls_faulted_unexpectedly(ret))
+			ENCLS_WARN(ret, "EWB");
 	}
+}
 
-	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_EWB);
+/*
+ * The outcome of a written victim: an evicted page frees its EPC page and
+ * leaves its history with the policy, a failed one stays resident; faults
+ * waiting for it go on.  encl->lock held.
+ * Return: true when the page was evicted.
+ */
+static bool isgx_victim_commit(struct isgx_victim *v)
+{
+	bool evicted = !v->ewb_ret || v->ewb_ret == SGX_VA_SLOT_OCCUPIED;
+
+	v->written = false;
 	if (evicted) {
 		v->page->va_slot = v->slot;
 		v->slot.page = NULL;
@@ -1242,11 +1265,8 @@ static bool isgx_victim_write(struct isgx_victim *v, struct isgx_reclaim_clock *
 		isgx_stat_inc(nr_ewb_failed);
 		isgx_victim_done(v);
 		/* Reading it in made the pages: the page stays resident. */
-		isgx_backing_free(encl, v->page);
+		isgx_backing_free(v->encl, v->page);
 	}
-	mutex_unlock(&encl->lock);
-	if (!evicted && encls_faulted_unexpectedly(ret))
-		ENCLS_WARN(ret, "EWB");
 	return evicted;
 }
 
@@ -1687,30 +1707,77 @@ static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long fir
 }
 
 /*
+ * Commit the written victims now, waiting for encl->lock if a fault holds
+ * it?  Yes when a fault waits for one of them, or when more than
+ * commit_defer are waiting for their commit (their EPC pages are not
+ * free until then).  Else the commit waits for a moment when the lock
+ * is free, so that kisgxswapd writes its next victim instead of waiting
+ * for the ELDU of a fault.  ISGX_PAGE_WANTED is read without the lock: a
+ * fault that sets it just after this look waits for one more EWB.
+ */
+static bool isgx_reclaim_commit_now(const struct isgx_victim *v, unsigned long first,
+				    unsigned long last, unsigned long nr_written)
+{
+	unsigned long i;
+
+	/* The baselines commit each EWB at once, as the drivers they model. */
+	if (isgx_policy_baseline() || nr_written > READ_ONCE(commit_defer))
+		return true;
+	for (i = first; i < last; i++)
+		if (v[i].written && (READ_ONCE(v[i].page->flags) & ISGX_PAGE_WANTED))
+			return true;
+	return false;
+}
+
+/* Commit the written victims of @v[first..last).  encl->lock held. */
+static unsigned long isgx_reclaim_commit(struct isgx_victim *v, unsigned long first,
+					 unsigned long last)
+{
+	unsigned long i, nr_evicted = 0;
+
+	for (i = first; i < last; i++)
+		if (v[i].written)
+			nr_evicted += isgx_victim_commit(&v[i]);
+	return nr_evicted;
+}
+
+/*
  * Phases 2 and 3 for the @nr_blocked blocked victims of v[@first..@last):
  * one ETRACK and kick under encl->lock, then their EWBs, each without it
- * (isgx_victim_write()): a fault of the enclave waits for no EWB but that
+ * (isgx_victim_ewb()): a fault of the enclave waits for no EWB but that
  * of its own page, which is written next (the tracking cycle stays
- * valid).  Each freed EPC page goes to the free list at once.  Then the
- * SECS, if the enclave has no resident page left.  Return: the number
- * evicted.
+ * valid).  The written victims are committed whenever encl->lock is free
+ * after an EWB, or waited for when isgx_reclaim_commit_now() says so;
+ * the rest at the end.  Then the SECS, if the enclave has no resident
+ * page left.  Return: the number evicted.
  */
 static unsigned long isgx_reclaim_write(struct isgx_victim *v, unsigned long first,
 					unsigned long last, unsigned long nr_blocked,
 					struct isgx_reclaim_clock *c)
 {
 	struct isgx_encl *encl = v[first].encl;
-	unsigned long i, k, nr_evicted = 0;
+	unsigned long i, k, nr_written = 0, nr_evicted = 0;
 
 	isgx_reclaim_track(encl, c);
 	isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	for (k = 0; k < nr_blocked; k++) {
 		i = isgx_victim_next(v, first, last);
 		v[i].blocked = false;
-		nr_evicted += isgx_victim_write(&v[i], c);
+		isgx_victim_ewb(&v[i], c);
+		nr_written++;
+		if (isgx_reclaim_commit_now(v, first, last, nr_written)) {
+			isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_EWB);
+		} else if (!mutex_trylock(&encl->lock)) {
+			cond_resched();
+			continue;
+		}
+		nr_evicted += isgx_reclaim_commit(v, first, last);
+		nr_written = 0;
+		mutex_unlock(&encl->lock);
 		cond_resched();
 	}
 	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_EWB);
+	nr_evicted += isgx_reclaim_commit(v, first, last);
 	isgx_encl_secs_evict(encl);
 	mutex_unlock(&encl->lock);
 	isgx_clock_lap(c, ISGX_RECLAIM_EWB);
