@@ -88,7 +88,7 @@
  * at most three times as many pages), and one thread at a time; one at
  * its process's limit does at most four such passes.  A fault that still
  * finds none gives its mmap_lock up and sleeps until a page is freed (by
- * every EWB), then retries, unless kisgxswapd has evicted nothing for
+ * every commit of an EWB), then retries, unless kisgxswapd has evicted nothing for
  * fault_stall_ms: then it fails with SIGBUS rather than retry forever
  * (isgx_pager_fault_stalled()).  A kisgxswapd round that finds nothing
  * evictable (only SECS pages of enclaves not yet initialised, whose

@@ -213,7 +213,7 @@ void isgx_emu_test_unshare(void *epc)
 	struct isgx_emu_lockset ls = {};
 	long idx = isgx_emu_epc_index(epc);
 
-	if (idx < 0)
+	if (idx < 0 || WARN_ON_ONCE(atomic_read(&isgx_emu_epcm(idx)->nr_shared) <= 0))
 		return;
 	isgx_emu_lockset_add_shared(&ls, idx);
 	ls.held = ls.nr;
@@ -555,7 +555,8 @@ static void isgx_emu_tamper_pcmd(struct isgx_pcmd *pcmd)
  * @pcmd:	the ELDU's copy of the PCMD; may be changed
  * @version:	the ELDU's copy of the VA slot; may be changed
  *
- * Context: inside ELDU/ELDB (power_sem and busy bits held), may sleep.
+ * Context: inside ELDU/ELDB (power_sem, busy bits and the VA page's share
+ * held), may sleep.
  * Return: the page to open: @in, or a page of the caller's to free with
  * __free_page() afterwards.
  */

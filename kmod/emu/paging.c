@@ -347,7 +347,8 @@ struct isgx_emu_pgop {
  * struct isgx_emu_pgop_leaf - the phases of EWB or ELDx
  * @operands:	phase 1, no lock held
  * @want:	what the EPCM must say of the page for phase 2 to run
- * @check:	phase 2, busy bits of the page, the VA page and the parent
+ * @check:	phase 2, busy bits of the page and the parent held, the VA
+ *		page shared (counted in its nr_shared)
  * @commit:	phase 3, the same held; @c is the leaf's crypto scratch
  */
 struct isgx_emu_pgop_leaf {

@@ -529,11 +529,14 @@ ISGX_TEST_V(pager, bad_parameters_refused, 60)
 	ISGX_EXPECT_EQ(isgx_param_write("min_mark", "100000"), -EINVAL,
 		       "min_mark above low_mark accepted");
 	ISGX_EXPECT_EQ(isgx_param_write("fault_around", "65"), -EINVAL, "fault_around=65 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("commit_defer", "65"), -EINVAL, "commit_defer=65 accepted");
+	ISGX_EXPECT_EQ(isgx_param_write("commit_defer", "-1"), -EINVAL, "commit_defer=-1 accepted");
 	ISGX_EXPECT_EQ(isgx_param_write("max_pages_per_process", "100000"), -EINVAL,
 		       "max_pages_per_process above the EPC accepted");
 	ISGX_EXPECT_EQ(isgx_param_write("max_pages_per_process", "-1"), -EINVAL,
 		       "max_pages_per_process=-1 accepted");
 	ISGX_EXPECT_EQ(isgx_param_write("batch", "32"), 0, "batch=32 refused");
+	ISGX_EXPECT_EQ(isgx_param_write("commit_defer", "0"), 0, "commit_defer=0 refused");
 	snprintf(buf, sizeof(buf), "%d", EPC_PAGES / 2);
 	ISGX_EXPECT_EQ(isgx_param_write("high_mark", buf), 0, "high_mark=%s refused", buf);
 	isgx_test_finish(fd);
