@@ -478,10 +478,10 @@ static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
 /*
  * Make @page resident for a fault (@vmf) or a debugger access (@vmf
  * NULL).  A page blocked for eviction is waited for until its EWB is done
- * and recorded (then it is loaded) or given up (then it is used as it is): neither a
- * new PTE nor EDBGRD/EDBGWR may touch it in between.  Sleeping instead of
- * failing keeps faults from faulting again and again and debugger
- * accesses from failing at random under eviction.  encl->lock is dropped
+ * and recorded (then it is loaded) or given up (then it is used as it
+ * is): neither a new PTE nor EDBGRD/EDBGWR may touch it in between.
+ * Sleeping instead of failing keeps faults from faulting again and again
+ * and debugger accesses from failing at random under eviction.  encl->lock is dropped
  * for the wait and for the load, so everything is looked at again after
  * each; the caller's VMA (its mmap_lock held) keeps the enclave and
  * @page.  Called with encl->lock held; returns with it, except on

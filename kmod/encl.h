@@ -35,7 +35,8 @@
  * @va_slot:	the slot holding its version while evicted; encl->lock
  * @flags:	ISGX_PAGE_WANTED while a fault waits for its EWB;
  *		ISGX_PAGE_RECLAIMING from EBLOCK until its EWB is done or
- *		given up and the outcome recorded under encl->lock; encl->lock (waited on with wait_var_event())
+ *		given up and that recorded; encl->lock (waited on with
+ *		wait_var_event())
  * @lru:	what the policy knows of it, resident or evicted (lru.c);
  *		isgx_pager.lock
  */

@@ -88,9 +88,9 @@
  * at most three times as many pages), and one thread at a time; one at
  * its process's limit does at most four such passes.  A fault that still
  * finds none gives its mmap_lock up and sleeps until a page is freed (by
- * every commit of an EWB), then retries, unless kisgxswapd has evicted nothing for
- * fault_stall_ms: then it fails with SIGBUS rather than retry forever
- * (isgx_pager_fault_stalled()).  A kisgxswapd round that finds nothing
+ * the commit of every EWB), then retries, unless kisgxswapd has evicted
+ * nothing for fault_stall_ms: then it fails with SIGBUS rather than
+ * retry forever (isgx_pager_fault_stalled()).  A kisgxswapd round that finds nothing
  * evictable (only SECS pages of enclaves not yet initialised, whose
  * number proc.c bounds) sleeps until a page is made resident, or for a
  * second, instead of spinning below the low mark.  Two pages are kept in
@@ -433,7 +433,7 @@ struct isgx_victim {
 	bool blocked;
 	bool young;		/* found young, and the policy counts it */
 	bool written;		/* EWB done, its outcome not yet committed */
-	int ewb_ret;		/* what EWB answered, for the commit */
+	bool evicted;		/* that outcome: EWB wrote the page out */
 };
 
 /*
@@ -1228,10 +1228,10 @@ static void isgx_victim_ewb(struct isgx_victim *v, struct isgx_reclaim_clock *c)
 		isgx_reclaim_track(encl, c);
 		isgx_clock_lap(c, ISGX_RECLAIM_TRACK);
 	}
-	v->ewb_ret = ret;
+	v->evicted = !ret || ret == SGX_VA_SLOT_OCCUPIED;
 	v->written = true;
 	v->has_backing = false;
-	if (!ret || ret == SGX_VA_SLOT_OCCUPIED) {
+	if (v->evicted) {
 		memcpy(page_address(b->pcmd) + b->pcmd_offset, &pcmd, sizeof(pcmd));
 		isgx_backing_put(b, true);
 		isgx_va_slot_unpin(&v->slot);
@@ -1251,10 +1251,8 @@ static void isgx_victim_ewb(struct isgx_victim *v, struct isgx_reclaim_clock *c)
  */
 static bool isgx_victim_commit(struct isgx_victim *v)
 {
-	bool evicted = !v->ewb_ret || v->ewb_ret == SGX_VA_SLOT_OCCUPIED;
-
 	v->written = false;
-	if (evicted) {
+	if (v->evicted) {
 		v->page->va_slot = v->slot;
 		v->slot.page = NULL;
 		v->page->epc_page = NULL;
@@ -1267,7 +1265,7 @@ static bool isgx_victim_commit(struct isgx_victim *v)
 		/* Reading it in made the pages: the page stays resident. */
 		isgx_backing_free(v->encl, v->page);
 	}
-	return evicted;
+	return v->evicted;
 }
 
 /* The backing pages of an evicted SECS: see isgx_encl_secs_backing_index(). */
