@@ -1131,7 +1131,8 @@ ISGX_TEST_V(pager, small_processes_progress_beside_unevictable_hogs, 600)
 
 /*
  * A sequential pass over evicted pages loads neighbours with each fault
- * (default policy); the baselines load one page per fault.
+ * (default policy, fault_around=8; it is off by default); the baselines
+ * load one page per fault whatever fault_around says.
  */
 ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 {
@@ -1144,6 +1145,7 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 	 * the high mark keeps spare pages there even when kisgxswapd lags
 	 * on a busy host.
 	 */
+	ISGX_ASSERT_EQ(isgx_param_write("fault_around", "8"), 0, "fault_around=8");
 	if (!policy_is_baseline(variant))
 		ISGX_ASSERT(isgx_param_write("high_mark", "128") == 0 && isgx_param_write("low_mark", "16") == 0,
 			    "marks");
@@ -1189,6 +1191,7 @@ ISGX_TEST_F_IF(pager, fault_around_keeps_epcm_permissions, 600, needs_fault_arou
 	int fd, sig;
 
 	fd = self->fd;
+	ISGX_ASSERT_EQ(isgx_param_write("fault_around", "8"), 0, "fault_around=8");
 	build_init(&r, fd, 2 * EPC_PAGES, true);
 	around = isgx_debugfs_counter("nr_fault_around");
 	for (i = 0; i < r.nr_data; i++) {
