@@ -17,8 +17,10 @@
 #              run under perf record -e
 #              isgx:isgx_fault_begin,isgx:isgx_fault_end, begin and end
 #              paired per task (the latencies in OUTDIR/perf/RUN.lat), and
-#              the top symbols of a cpu-clock profile of kisgxswapd in
-#              OUTDIR/perf/RUN.top.txt
+#              the top symbols of cpu-clock profiles of kisgxswapd in
+#              OUTDIR/perf/RUN.top.txt and of the wsgen process (its
+#              faulting threads, user and kernel) in
+#              OUTDIR/perf/RUN.wsgen.top.txt
 # Each run's latency histogram goes to OUTDIR/lat/RUN.txt.  Config keys:
 # patterns (a pattern may carry its own ratio: loop@1.25), ratios,
 # accesses (auto: wsgen's default), threads (default 1), wsgen_args,
@@ -93,13 +95,27 @@ run_perf() {
 	done
 	# CLOCK_MONOTONIC: TCG's TSCs are unsynchronized, perf's default
 	# clock is per CPU and a fault that sleeps may end on another one.
+	# The inner perf profiles wsgen's own threads, where the faults run.
 	perf record -q -a -k mono -e isgx:isgx_fault_begin,isgx:isgx_fault_end -o "$tmp/fault.data" -- \
-		"$wsgen" "$@" >"$tmp/ws.txt" || die "wsgen failed under perf ($name)"
+		perf record -q -e cpu-clock -F 999 -o "$tmp/wsgen.data" -- \
+		"$wsgen" "$@" >"$tmp/ws.txt" 2>"$tmp/perf-wsgen.err" ||
+		{ cat "$tmp/perf-wsgen.err" >&2; die "wsgen failed under perf ($name)"; }
 	kill -INT "$cpu_pid" 2>/dev/null || true
 	wait "$cpu_pid" || true
 }
 
-# perf_lines NAME FACTORS: the fault latencies and the profile of run NAME.
+# perf_top DATA OUT WHAT: the top 30 symbols of cpu-clock profile DATA in
+# OUT, or why there are none.
+perf_top() {
+	perf report -i "$1" --stdio --sort sym --no-children 2>"$tmp/report.err" |
+		grep -v '^#' | sed '/^$/d' | head -30 >"$2" || true
+	if [ ! -s "$2" ]; then
+		{ echo "# no $3 profile: perf record / perf report said:"
+		  cat "$tmp/perf-cpu.err" "$tmp/perf-wsgen.err" "$tmp/report.err"; } >"$2"
+	fi
+}
+
+# perf_lines NAME FACTORS: the fault latencies and the profiles of run NAME.
 perf_lines() {
 	perf script -i "$tmp/fault.data" -F tid,time,event --ns 2>/dev/null |
 		awk '{
@@ -110,13 +126,9 @@ perf_lines() {
 			}
 		}' | sort -n >"$out/perf/$1.lat"
 	percentiles "$2" perf fault_lat <"$out/perf/$1.lat"
-	perf report -i "$tmp/cpu.data" --stdio --sort sym --no-children 2>"$tmp/report.err" |
-		grep -v '^#' | sed '/^$/d' | head -30 >"$out/perf/$1.top.txt" || true
-	if [ ! -s "$out/perf/$1.top.txt" ]; then
-		{ echo "# no kisgxswapd profile: perf record / perf report said:"
-		  cat "$tmp/perf-cpu.err" "$tmp/report.err"; } >"$out/perf/$1.top.txt"
-	fi
-	rm -f "$tmp/fault.data" "$tmp/cpu.data"
+	perf_top "$tmp/cpu.data" "$out/perf/$1.top.txt" kisgxswapd
+	perf_top "$tmp/wsgen.data" "$out/perf/$1.wsgen.top.txt" wsgen
+	rm -f "$tmp/fault.data" "$tmp/cpu.data" "$tmp/wsgen.data"
 }
 
 # run_wsgen PATTERN RATIO THREADS: one run, its lines on stdout.
