@@ -40,8 +40,10 @@
 #   perf_record=1    (default 0) every wsgen run under
 #            perf record -e isgx:isgx_fault_begin,isgx:isgx_fault_end: begin/end paired
 #            per task give fault_lat_p50/p99/mean (source=perf, the
-#            latencies in OUTDIR/perf/RUN.lat), and a cpu-clock profile of
-#            kisgxswapd whose top symbols go to OUTDIR/perf/RUN.top.txt.
+#            latencies in OUTDIR/perf/RUN.lat), and cpu-clock profiles of
+#            kisgxswapd and of the wsgen process (its faulting threads)
+#            whose top symbols go to OUTDIR/perf/RUN.top.txt and
+#            OUTDIR/perf/RUN.wsgen.top.txt.
 #            perf slows the runs: compare only with perf_record=1 runs.
 #   wsgen_args="..." extra arguments for every wsgen run
 #   extra_suites="NAME ..."  run bench/suites/NAME.sh (or a path) with sh

@@ -109,8 +109,8 @@
  * mark, never reclaiming), and maps them.  Off by default because those
  * ELDUs run inside the fault and under encl->lock: a faulting access that
  * loads 9 pages waits for 9 decrypts, which made the p99 of sequential
- * patterns three times that of the others, for a pass no shorter on a
- * loop (README, Fault latency).
+ * patterns two to three times that of the others, while the pass time on
+ * a loop moved within the noise (README, Fault latency).
  *
  * The backing.  Sealed copies and PCMDs live in the enclave's shmem
  * file, charged to the memory cgroup of the enclave's creator whichever

@@ -100,18 +100,21 @@ run_perf() {
 		perf record -q -e cpu-clock -F 999 -o "$tmp/wsgen.data" -- \
 		"$wsgen" "$@" >"$tmp/ws.txt" 2>"$tmp/perf-wsgen.err" ||
 		{ cat "$tmp/perf-wsgen.err" >&2; die "wsgen failed under perf ($name)"; }
+	# wsgen's own warnings (and perf's) are passed on, as without perf.
+	cat "$tmp/perf-wsgen.err" >&2
 	kill -INT "$cpu_pid" 2>/dev/null || true
 	wait "$cpu_pid" || true
 }
 
-# perf_top DATA OUT WHAT: the top 30 symbols of cpu-clock profile DATA in
-# OUT, or why there are none.
+# perf_top DATA OUT WHAT RECORD_ERR: the top 30 symbols of cpu-clock
+# profile DATA in OUT, or why there are none (RECORD_ERR: what its perf
+# record said).
 perf_top() {
 	perf report -i "$1" --stdio --sort sym --no-children 2>"$tmp/report.err" |
 		grep -v '^#' | sed '/^$/d' | head -30 >"$2" || true
 	if [ ! -s "$2" ]; then
 		{ echo "# no $3 profile: perf record / perf report said:"
-		  cat "$tmp/perf-cpu.err" "$tmp/perf-wsgen.err" "$tmp/report.err"; } >"$2"
+		  cat "$4" "$tmp/report.err"; } >"$2"
 	fi
 }
 
@@ -126,8 +129,8 @@ perf_lines() {
 			}
 		}' | sort -n >"$out/perf/$1.lat"
 	percentiles "$2" perf fault_lat <"$out/perf/$1.lat"
-	perf_top "$tmp/cpu.data" "$out/perf/$1.top.txt" kisgxswapd
-	perf_top "$tmp/wsgen.data" "$out/perf/$1.wsgen.top.txt" wsgen
+	perf_top "$tmp/cpu.data" "$out/perf/$1.top.txt" kisgxswapd "$tmp/perf-cpu.err"
+	perf_top "$tmp/wsgen.data" "$out/perf/$1.wsgen.top.txt" wsgen "$tmp/perf-wsgen.err"
 	rm -f "$tmp/fault.data" "$tmp/cpu.data" "$tmp/wsgen.data"
 }
 
