@@ -481,10 +481,10 @@ static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
  * and recorded (then it is loaded) or given up (then it is used as it
  * is): neither a new PTE nor EDBGRD/EDBGWR may touch it in between.
  * Sleeping instead of failing keeps faults from faulting again and again
- * and debugger accesses from failing at random under eviction.  encl->lock is dropped
- * for the wait and for the load, so everything is looked at again after
- * each; the caller's VMA (its mmap_lock held) keeps the enclave and
- * @page.  Called with encl->lock held; returns with it, except on
+ * and debugger accesses from failing at random under eviction.
+ * encl->lock is dropped for the wait and for the load, so everything is
+ * looked at again after each; the caller's VMA (its mmap_lock held) keeps
+ * the enclave and @page.  Called with encl->lock held; returns with it, except on
  * VM_FAULT_RETRY (then neither it nor the mmap_lock is held).  Returns
  * 0 with the page resident (*@loaded set when it was loaded here; @loaded
  * may be NULL), VM_FAULT_SIGBUS, or VM_FAULT_RETRY.

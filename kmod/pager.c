@@ -90,11 +90,12 @@
  * finds none gives its mmap_lock up and sleeps until a page is freed (by
  * the commit of every EWB), then retries, unless kisgxswapd has evicted
  * nothing for fault_stall_ms: then it fails with SIGBUS rather than
- * retry forever (isgx_pager_fault_stalled()).  A kisgxswapd round that finds nothing
- * evictable (only SECS pages of enclaves not yet initialised, whose
- * number proc.c bounds) sleeps until a page is made resident, or for a
- * second, instead of spinning below the low mark.  Two pages are kept in
- * reserve for the VA pool, so that an eviction can always find a slot.
+ * retry forever (isgx_pager_fault_stalled()).  A kisgxswapd round that
+ * finds nothing evictable (only SECS pages of enclaves not yet
+ * initialised, whose number proc.c bounds) sleeps until a page is made
+ * resident, or for a second, instead of spinning below the low mark.
+ * Two pages are kept in reserve for the VA pool, so that an eviction can
+ * always find a slot.
  *
  * What else leaves.  When a batch leaves an initialised enclave without a
  * resident page, its SECS is evicted too, and loaded again before the

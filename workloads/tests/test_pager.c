@@ -1140,12 +1140,12 @@ ISGX_TEST_F(pager, fault_around_on_sequential_faults, 600)
 	long faults, around;
 	struct isgx_rw_enclave r;
 
+	ISGX_ASSERT_EQ(isgx_param_write("fault_around", "8"), 0, "fault_around=8");
 	/*
 	 * Fault-around only takes pages above the low mark: a wide gap to
 	 * the high mark keeps spare pages there even when kisgxswapd lags
 	 * on a busy host.
 	 */
-	ISGX_ASSERT_EQ(isgx_param_write("fault_around", "8"), 0, "fault_around=8");
 	if (!policy_is_baseline(variant))
 		ISGX_ASSERT(isgx_param_write("high_mark", "128") == 0 && isgx_param_write("low_mark", "16") == 0,
 			    "marks");
