@@ -342,6 +342,15 @@ def match_tolerance(tols, metric, key):
     return None
 
 
+def unused_tolerances(tols, groups):
+    """The lines of @tols that are the first match of none of @groups
+    ((metric, key) pairs): a misspelt metric or factor, or a line an
+    earlier one always wins over.  Such a line judges nothing, silently,
+    so bench/compare names them."""
+    used = {id(match_tolerance(tols, metric, key)) for metric, key in groups}
+    return [t for t in tols if id(t) not in used]
+
+
 class Verdict:
     __slots__ = ("metric", "key", "base", "cand", "ratio", "p", "tol", "verdict", "fail", "note",
                  "paired")

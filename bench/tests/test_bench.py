@@ -10,6 +10,7 @@ import tempfile
 import unittest
 
 BENCH = pathlib.Path(__file__).resolve().parent.parent
+ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 import benchlib  # noqa: E402
 
@@ -167,6 +168,31 @@ class Parsing(unittest.TestCase):
                 with self.assertRaises(ValueError, msg=bad):
                     benchlib.read_tolerances(p)
 
+    def test_unused_tolerances(self):
+        """A misspelt metric or factor, or a line shadowed by an earlier
+        one, is the first match of nothing: named, the others not."""
+        with tempfile.TemporaryDirectory() as d:
+            p = pathlib.Path(d) / "t.conf"
+            p.write_text("faults{patern=loop} 0.5 lower\nfualts 0.1 lower\nfaults 0.1 lower\n"
+                         "faults{pattern=zipf} 0.2 lower\n* - info\n")
+            tols = benchlib.read_tolerances(p)
+            groups = {("faults", (("pattern", "loop"),)), ("faults", (("pattern", "zipf"),)),
+                      ("other", ())}
+            self.assertEqual([t.line for t in benchlib.unused_tolerances(tols, groups)],
+                             [1, 2, 4])
+            self.assertEqual(benchlib.unused_tolerances(tols[2:3], {("faults", ())}), [])
+
+    def test_project_tolerances_all_used_by_smoke(self):
+        """Every line of bench/tolerances.conf without a factor filter
+        judges some metric of the committed smoke baseline: a misspelt
+        metric name would judge nothing, silently."""
+        tols = benchlib.read_tolerances(BENCH / "tolerances.conf")
+        rows = benchlib.read_results(ROOT / "results" / "baseline" / "smoke")
+        groups = set(benchlib.group_by_seed(benchlib.derive(rows)))
+        unused = [(t.line, t.glob) for t in benchlib.unused_tolerances(tols, groups)
+                  if "{" not in t.glob]
+        self.assertEqual(unused, [])
+
     def test_project_tolerances_parse(self):
         tols = benchlib.read_tolerances(BENCH / "tolerances.conf")
         self.assertTrue(tols)
@@ -192,6 +218,15 @@ class Compare(unittest.TestCase):
                         "etrack_per_evicted 0.2 lower\nswap_rate_over_floor 0.35 higher\n* - info\n")
         extra = [] if project else ["--tolerances", tols]
         return run_tool(BENCH / "compare", self.base, cand, *extra)
+
+    def test_misspelt_tolerance_named(self):
+        cand = write_run(self.d / "cand", BASE)
+        tols = self.d / "tolerances.conf"
+        tols.write_text("min_faults* - exact\nfaults_over_mni 0.15 lower\n* - info\n")
+        rc, out = run_tool(BENCH / "compare", self.base, cand, "--tolerances", tols)
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"note: {tols}:2: 'faults_over_mni' is the first match of no metric", out)
+        self.assertNotIn(":1: ", out)
 
     def test_same_numbers_pass(self):
         rc, out = self.compare({("default", "zipf"): reps([478, 471, 476], [2080, 1990, 2060]),
