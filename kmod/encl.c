@@ -499,10 +499,14 @@ static vm_fault_t isgx_encl_page_resident(struct isgx_encl *encl,
 		if (!isgx_encl_usable(encl))
 			return VM_FAULT_SIGBUS;
 		if (page->flags & ISGX_PAGE_RECLAIMING) {
+			u64 start = ktime_get_ns();
+
 			/* The reclaimer writes it next. */
 			page->flags |= ISGX_PAGE_WANTED;
 			mutex_unlock(&encl->lock);
 			wait_var_event(page, !(READ_ONCE(page->flags) & ISGX_PAGE_RECLAIMING));
+			isgx_stat_inc(nr_ewb_waits);
+			isgx_stat_add(ns_ewb_wait, ktime_get_ns() - start);
 			mutex_lock(&encl->lock);
 		} else if (!page->epc_page) {
 			ret = isgx_encl_load_locked(encl, page, vmf);

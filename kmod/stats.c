@@ -208,6 +208,14 @@ static const struct {
 	{ "nr_alloc_stalls", &isgx_stats.nr_alloc_stalls },
 	/* Evicted neighbours loaded with a sequential fault's page. */
 	{ "nr_fault_around", &isgx_stats.nr_fault_around },
+	/*
+	 * Faults (and debugger accesses) that found their page being
+	 * evicted, blocked, and waited for its EWB before loading it back:
+	 * the policy chose a page about to be used, or a batch left it
+	 * blocked too long.  ns_ewb_wait is their time asleep (ktime).
+	 */
+	{ "nr_ewb_waits", &isgx_stats.nr_ewb_waits },
+	{ "ns_ewb_wait", &isgx_stats.ns_ewb_wait },
 	/* SECS pages evicted after the last page of their enclave. */
 	{ "nr_secs_evicted", &isgx_stats.nr_secs_evicted },
 	/* Evicted SECS pages loaded again for a fault or a debugger. */

@@ -73,6 +73,8 @@ struct isgx_stats {
 	atomic64_t nr_swapd_stuck;
 	atomic64_t nr_fault_stalled;
 	atomic64_t nr_fault_around;
+	atomic64_t nr_ewb_waits;
+	atomic64_t ns_ewb_wait;
 	atomic64_t nr_secs_evicted;
 	atomic64_t nr_secs_loaded;
 	atomic64_t nr_va_evicted;
