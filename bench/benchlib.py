@@ -342,13 +342,29 @@ def match_tolerance(tols, metric, key):
     return None
 
 
-def unused_tolerances(tols, groups):
-    """The lines of @tols that are the first match of none of @groups
-    ((metric, key) pairs): a misspelt metric or factor, or a line an
-    earlier one always wins over.  Such a line judges nothing, silently,
-    so bench/compare names them."""
-    used = {id(match_tolerance(tols, metric, key)) for metric, key in groups}
-    return [t for t in tols if id(t) not in used]
+def tolerance_metric_glob(t):
+    """The metric part of a tolerance line's GLOB (before any {...})."""
+    return t.glob.split("{", 1)[0]
+
+
+def tolerance_factor_keys(t):
+    """The factor names a tolerance line's {k=v,...} filter asks about."""
+    if "{" not in t.glob:
+        return set()
+    return {kv.split("=", 1)[0] for kv in t.glob.split("{", 1)[1].rstrip("}").split(",")
+            if "=" in kv}
+
+
+def unmatched_tolerances(tols, metrics):
+    """The lines of @tols whose metric glob matches none of @metrics
+    (metric names): a misspelt metric, or a line for another config.
+    Either way the line judged nothing, so bench/compare names it.  A
+    factor filter that matches nothing is not named: a config without
+    threads has no threads factor, and that is no mistake
+    (unit.bench checks the project's filters against the factor names
+    of the committed results instead)."""
+    return [t for t in tols
+            if not any(fnmatch.fnmatchcase(m, tolerance_metric_glob(t)) for m in metrics)]
 
 
 class Verdict:

@@ -209,10 +209,12 @@ static const struct {
 	/* Evicted neighbours loaded with a sequential fault's page. */
 	{ "nr_fault_around", &isgx_stats.nr_fault_around },
 	/*
-	 * Faults (and debugger accesses) that found their page being
-	 * evicted, blocked, and waited for its EWB before loading it back:
-	 * the policy chose a page about to be used, or a batch left it
-	 * blocked too long.  ns_ewb_wait is their time asleep (ktime).
+	 * Waits of faults (and debugger accesses) that found their page
+	 * blocked for eviction and slept until its EWB was recorded or
+	 * given up (a fault retried, or a page blocked again, counts
+	 * again): the policy chose a page about to be used, or a batch
+	 * kept it blocked long.  ns_ewb_wait is those sleeps (ktime),
+	 * without taking encl->lock again afterwards.
 	 */
 	{ "nr_ewb_waits", &isgx_stats.nr_ewb_waits },
 	{ "ns_ewb_wait", &isgx_stats.ns_ewb_wait },

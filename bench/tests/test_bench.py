@@ -168,30 +168,39 @@ class Parsing(unittest.TestCase):
                 with self.assertRaises(ValueError, msg=bad):
                     benchlib.read_tolerances(p)
 
-    def test_unused_tolerances(self):
-        """A misspelt metric or factor, or a line shadowed by an earlier
-        one, is the first match of nothing: named, the others not."""
+    def test_unmatched_tolerances(self):
+        """A misspelt metric matches nothing and is named; a line whose
+        metric exists is not, whatever its factor filter."""
         with tempfile.TemporaryDirectory() as d:
             p = pathlib.Path(d) / "t.conf"
             p.write_text("faults{patern=loop} 0.5 lower\nfualts 0.1 lower\nfaults 0.1 lower\n"
-                         "faults{pattern=zipf} 0.2 lower\n* - info\n")
+                         "fault_* 0.2 lower\n* - info\n")
             tols = benchlib.read_tolerances(p)
-            groups = {("faults", (("pattern", "loop"),)), ("faults", (("pattern", "zipf"),)),
-                      ("other", ())}
-            self.assertEqual([t.line for t in benchlib.unused_tolerances(tols, groups)],
-                             [1, 2, 4])
-            self.assertEqual(benchlib.unused_tolerances(tols[2:3], {("faults", ())}), [])
+            self.assertEqual([t.line for t in benchlib.unmatched_tolerances(tols, {"faults"})],
+                             [2, 4])
+            self.assertEqual(benchlib.tolerance_factor_keys(tols[0]), {"patern"})
+            self.assertEqual(benchlib.tolerance_factor_keys(tols[2]), set())
 
-    def test_project_tolerances_all_used_by_smoke(self):
-        """Every line of bench/tolerances.conf without a factor filter
-        judges some metric of the committed smoke baseline: a misspelt
-        metric name would judge nothing, silently."""
+    def test_project_tolerances_match_smoke(self):
+        """Every line of bench/tolerances.conf names a metric of the
+        committed smoke baseline, and every factor its filters ask about
+        is a factor of some committed results file: a misspelt metric or
+        factor would judge nothing, silently."""
         tols = benchlib.read_tolerances(BENCH / "tolerances.conf")
-        rows = benchlib.read_results(ROOT / "results" / "baseline" / "smoke")
-        groups = set(benchlib.group_by_seed(benchlib.derive(rows)))
-        unused = [(t.line, t.glob) for t in benchlib.unused_tolerances(tols, groups)
-                  if "{" not in t.glob]
-        self.assertEqual(unused, [])
+        smoke = {r.metric for r in benchlib.read_results(ROOT / "results" / "baseline" / "smoke")}
+        smoke |= {m for m, _ in benchlib.group_by_seed(
+            benchlib.derive(benchlib.read_results(ROOT / "results" / "baseline" / "smoke")))}
+        self.assertEqual([(t.line, t.glob) for t in benchlib.unmatched_tolerances(tols, smoke)],
+                         [])
+        factors = set()
+        for f in (ROOT / "results").rglob("results.txt"):
+            for line in f.read_text().splitlines():
+                r = benchlib.parse_line(line)
+                if r:
+                    factors |= set(r.factors)
+        asked = set().union(*(benchlib.tolerance_factor_keys(t) for t in tols))
+        self.assertTrue(asked, "the project's tolerances filter on no factor: test the test")
+        self.assertEqual(asked - factors, set())
 
     def test_project_tolerances_parse(self):
         tols = benchlib.read_tolerances(BENCH / "tolerances.conf")
@@ -225,7 +234,7 @@ class Compare(unittest.TestCase):
         tols.write_text("min_faults* - exact\nfaults_over_mni 0.15 lower\n* - info\n")
         rc, out = run_tool(BENCH / "compare", self.base, cand, "--tolerances", tols)
         self.assertEqual(rc, 0, out)
-        self.assertIn(f"note: {tols}:2: 'faults_over_mni' is the first match of no metric", out)
+        self.assertIn(f"note: {tols}:2: 'faults_over_mni' matches no metric of either run", out)
         self.assertNotIn(":1: ", out)
 
     def test_same_numbers_pass(self):
