@@ -7,9 +7,9 @@
  * max_pages_per_process evicts its own pages before it gets another one;
  * the default policy takes victims first from processes above their fair
  * share (the resident pages divided by the processes that have any), so
- * that one large working set cannot push a small one out; and the seed
- * baseline picks the process to evict from round robin, as the 2016
- * driver did.
+ * that one large working set cannot push a small one out; and the
+ * baselines (fifo16 and seed) pick the process to evict from round robin,
+ * every process holding pages in turn (seed as the 2016 driver did).
  *
  * Unevictable pages are bounded too.  The SECS of an enclave that is
  * not initialised cannot leave the EPC (EWB of a SECS needs an
