@@ -58,9 +58,11 @@
  * and the free pages a round of passes leaves plus the cold pages that
  * refill them before the next round (together about low_mark + the
  * round's evictions, R = batch x ceil((high_mark - low_mark + 1) / batch))
- * hold nothing useful: so on a loop of N pages over a usable EPC of C the
- * best this can do is about (N - C + low_mark + R) / (N - C) times
- * Belady's MIN.
+ * hold nothing useful: so on a loop of N pages over a usable EPC of C
+ * this policy's rounds cost about (N - C + low_mark + R) / (N - C) times
+ * Belady's MIN.  That is not a floor for every policy that evicts in
+ * rounds: one whose passes take hot victims and spare the young ones
+ * keeps some of those pages useful (README, The replacement policy).
  *
  * policy=twolist keeps the two-list aging this policy replaced (a page is
  * promoted when found young twice; the active list is aged when it holds

@@ -5,11 +5,13 @@
  * Every enclave charges its resident pages to the process that created it
  * (its mm).  The pager uses the accounts three ways: a process at
  * max_pages_per_process evicts its own pages before it gets another one;
- * the default policy takes victims first from processes above their fair
- * share (the resident pages divided by the processes that have any), so
- * that one large working set cannot push a small one out; and the
- * baselines (fifo16 and seed) pick the process to evict from round robin,
- * every process holding pages in turn (seed as the 2016 driver did).
+ * under the default and twolist policies a pass takes its victims only
+ * from the next, round robin, of the processes holding at least their
+ * fair share (the evictable pages divided by the processes that have
+ * any), so that a large working set churns mostly its own pages rather
+ * than a small one's; and the baselines (fifo16 and seed) take the next
+ * process holding any evictable page, round robin (seed as the 2016
+ * driver did).
  *
  * Unevictable pages are bounded too.  The SECS of an enclave that is
  * not initialised cannot leave the EPC (EWB of a SECS needs an
