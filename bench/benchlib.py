@@ -284,10 +284,14 @@ def paired_t(xs, ys):
 
 
 class Tolerance:
-    __slots__ = ("glob", "rel", "direction", "line")
+    """One line of a tolerance file; its GLOB split once into the metric
+    glob and the {k=v,...} filter (a dict, empty without one)."""
+    __slots__ = ("glob", "rel", "direction", "line", "metric_glob", "want")
 
     def __init__(self, glob, rel, direction, line):
         self.glob, self.rel, self.direction, self.line = glob, rel, direction, line
+        self.metric_glob, _, fglob = glob.partition("{")
+        self.want = dict(kv.split("=", 1) for kv in fglob.rstrip("}").split(",") if "=" in kv)
 
 
 DIRECTIONS = ("lower", "higher", "exact", "info")
@@ -327,32 +331,12 @@ def read_tolerances(path):
 
 def match_tolerance(tols, metric, key):
     fstr = factors_str(key)
+    have = dict(key)
     for t in tols:
-        if "{" in t.glob:
-            mglob, fglob = t.glob.split("{", 1)
-            fglob = fglob.rstrip("}")
-            if not fnmatch.fnmatchcase(metric, mglob):
-                continue
-            want = dict(kv.split("=", 1) for kv in fglob.split(",") if "=" in kv)
-            have = dict(key)
-            if all(fnmatch.fnmatchcase(have.get(k, ""), v) for k, v in want.items()):
-                return t
-        elif fnmatch.fnmatchcase(metric, t.glob):
+        if fnmatch.fnmatchcase(metric, t.metric_glob) and \
+                all(fnmatch.fnmatchcase(have.get(k, ""), v) for k, v in t.want.items()):
             return t
     return None
-
-
-def tolerance_metric_glob(t):
-    """The metric part of a tolerance line's GLOB (before any {...})."""
-    return t.glob.split("{", 1)[0]
-
-
-def tolerance_factor_keys(t):
-    """The factor names a tolerance line's {k=v,...} filter asks about."""
-    if "{" not in t.glob:
-        return set()
-    return {kv.split("=", 1)[0] for kv in t.glob.split("{", 1)[1].rstrip("}").split(",")
-            if "=" in kv}
 
 
 def unmatched_tolerances(tols, metrics):
@@ -364,7 +348,7 @@ def unmatched_tolerances(tols, metrics):
     (unit.bench checks the project's filters against the factor names
     of the committed results instead)."""
     return [t for t in tols
-            if not any(fnmatch.fnmatchcase(m, tolerance_metric_glob(t)) for m in metrics)]
+            if not any(fnmatch.fnmatchcase(m, t.metric_glob) for m in metrics)]
 
 
 class Verdict:
