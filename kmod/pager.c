@@ -46,21 +46,28 @@
  *
  *   1. For the victims of each enclave: check and clear their young
  *      bits under its mm and encl->lock (isgx_reclaim_select(); a page
- *      just made resident is not spared by it: lru.c); read the backing
- *      pages of the others without encl->lock (isgx_reclaim_backing());
- *      then, under both locks again (isgx_reclaim_block()), spare those
- *      used meanwhile, zap the PTEs of the rest and EBLOCK them.  From
- *      here no new TLB entry can be made.  Backing before EBLOCK: nothing
- *      unblocks a page but EWB, so a victim whose backing cannot be had
- *      must never be blocked (it would fault on every access).  What was
- *      read for victims not blocked leaves the file again.
+ *      just made resident is not spared by it: lru.c).  Under the default
+ *      and twolist policies a pass whose young checks spared victims
+ *      takes more in their place, so that its ETRACK pays for a full
+ *      batch (isgx_reclaim_fill(); within two batches in all).
+ *      Then read the backing pages of the others without encl->lock
+ *      (isgx_reclaim_backing()); then, under both locks again
+ *      (isgx_reclaim_block()), spare those used meanwhile, zap the PTEs
+ *      of the rest and EBLOCK them.  From here no new TLB entry can be
+ *      made.  Backing before EBLOCK: nothing unblocks a page but EWB, so
+ *      a victim whose backing cannot be had must never be blocked (it
+ *      would fault on every access).  What was read for victims not
+ *      blocked leaves the file again.  The loops over victims under
+ *      encl->lock (these and the hot hand's) give it up every
+ *      ISGX_ENCL_LOCK_CHUNK victims, so that a fault waits for a few
+ *      young checks, not a batch of them.
  *   2. For each enclave in the batch (isgx_reclaim_write()): one ETRACK,
- *      then one IPI round that is the AEX of the CPUs inside it and
- *      flushes the TLB entries of the PTEs phase 1 cleared.  It goes only
- *      to the CPUs running the enclave's mm (none, when its threads do
- *      not run); the mm's TLB generation is moved first, so that any
- *      other CPU holding stale entries flushes them before it uses the mm
- *      again.
+ *      under encl->lock, then, without it, one IPI round that is the AEX
+ *      of the CPUs inside it and flushes the TLB entries of the PTEs
+ *      phase 1 cleared.  It goes only to the CPUs running the enclave's
+ *      mm (none, when its threads do not run); the mm's TLB generation
+ *      is moved first, so that any other CPU holding stale entries
+ *      flushes them before it uses the mm again.
  *   3. For each victim: EWB into its backing page, its PCMD and a VA slot
  *      from the shared pool, without encl->lock (isgx_victim_ewb()):
  *      the page is blocked and flagged, and EWB does not lock the SECS,
@@ -483,6 +490,29 @@ static void isgx_reclaim_encl_lock(struct isgx_encl *encl, struct isgx_reclaim_c
 	isgx_clock_lap(c, phase);
 	mutex_lock(&encl->lock);
 	isgx_clock_lap(c, ISGX_RECLAIM_WAIT);
+}
+
+/*
+ * A reclaim phase that loops over victims under encl->lock gives it up
+ * after this many, so that a fault of the enclave waits for a few young
+ * checks (or EBLOCKs), never for a batch of them.
+ */
+#define ISGX_ENCL_LOCK_CHUNK	16
+
+/*
+ * In a loop over victims under encl->lock, before the one @nr_done after
+ * the first: every ISGX_ENCL_LOCK_CHUNK, let a waiter have the lock (a
+ * sleeping waiter that loses it once is handed it at the next break).
+ */
+static void isgx_reclaim_encl_lock_break(struct isgx_encl *encl, unsigned long nr_done,
+					 struct isgx_reclaim_clock *c,
+					 enum isgx_reclaim_phase phase)
+{
+	if (!nr_done || nr_done % ISGX_ENCL_LOCK_CHUNK)
+		return;
+	mutex_unlock(&encl->lock);
+	cond_resched();
+	isgx_reclaim_encl_lock(encl, c, phase);
 }
 
 static bool isgx_pager_below_low(void)
@@ -1086,14 +1116,16 @@ static void isgx_kick_fn(void *info)
  * is moved first.  The increment is a full barrier against a CPU setting
  * its bit in mm_cpumask() and then reading the generation: either it sees
  * the new generation, or this round sees its bit.  No CPU runs the mm, no
- * IPI.  encl->lock held.
+ * IPI.  encl->track_sem held for write; not encl->lock, which the round
+ * does not need (the mm is pinned for the enclave's life, and a thread
+ * that enters after the ETRACK is not in its tracking set).
  */
 static void isgx_encl_kick(struct isgx_encl *encl)
 {
 	struct isgx_kick k = {};
 
 	/* Before EINIT nothing is mapped and nobody can enter. */
-	if (!(encl->flags & ISGX_ENCL_INITIALIZED)) {
+	if (!(READ_ONCE(encl->flags) & ISGX_ENCL_INITIALIZED)) {
 		trace_isgx_ipi(encl->base, 0);
 		return;
 	}
@@ -1111,15 +1143,15 @@ static void isgx_encl_kick(struct isgx_encl *encl)
 }
 
 /*
- * Phase 2: one ETRACK for @encl and the kick to CPUs that may be inside.
- * The task stays on one CPU from ETRACK to the kick, so that the CPU it
- * runs on is the one ETRACK left out of the tracking set.
+ * One ETRACK for @encl, the CPUs of the previous cycle kicked out first
+ * when they are still inside.  ETRACK locks the SECS, as ELDU does:
+ * encl->lock held.  The caller keeps the task on one CPU from here to its
+ * kick (isgx_reclaim_track()).
  */
 static void isgx_encl_track(struct isgx_encl *encl)
 {
 	int ret;
 
-	migrate_disable();
 	ret = __etrack(encl->secs->va);
 	trace_isgx_etrack(encl->base, ret);
 	isgx_stat_inc(nr_etrack);
@@ -1132,22 +1164,27 @@ static void isgx_encl_track(struct isgx_encl *encl)
 	}
 	if (encls_faulted_unexpectedly(ret))
 		ENCLS_WARN(ret, "ETRACK");
-	isgx_encl_kick(encl);
-	migrate_enable();
 }
 
 /*
- * ETRACK and kick for a pass, with no EWB of the enclave in flight (it
- * would answer SGX_NOT_TRACKED): encl->track_sem for write, taken before
- * encl->lock, so that the enclave's faults do not wait on encl->lock
- * while this waits for another pass's EWB.
+ * Phase 2: ETRACK and kick for a pass, with no EWB of the enclave in
+ * flight (it would answer SGX_NOT_TRACKED): encl->track_sem for write,
+ * taken before encl->lock, so that the enclave's faults do not wait on
+ * encl->lock while this waits for another pass's EWB.  Only the ETRACK
+ * runs under encl->lock: the kick is an IPI round that waits for every
+ * CPU it is sent to, and no fault should wait for it.  The task stays on
+ * one CPU from ETRACK to the kick, so that the CPU it runs on is the one
+ * ETRACK left out of the tracking set.
  */
 static void isgx_reclaim_track(struct isgx_encl *encl, struct isgx_reclaim_clock *c)
 {
 	down_write(&encl->track_sem);
+	migrate_disable();
 	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_TRACK);
 	isgx_encl_track(encl);
 	mutex_unlock(&encl->lock);
+	isgx_encl_kick(encl);
+	migrate_enable();
 	up_write(&encl->track_sem);
 }
 
@@ -1534,8 +1571,10 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 		}
 		isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_AGE);
 		for (i = first; i < last; i++) {
-			struct vm_area_struct *vma = vma_lookup(encl->mm, v[i].page->addr);
+			struct vm_area_struct *vma;
 
+			isgx_reclaim_encl_lock_break(encl, i - first, c, ISGX_RECLAIM_AGE);
+			vma = vma_lookup(encl->mm, v[i].page->addr);
 			v[i].young = vma && vma->vm_private_data == encl &&
 				     apply_to_existing_page_range(encl->mm, v[i].page->addr,
 								  PAGE_SIZE, isgx_pte_clear_old_fn,
@@ -1566,23 +1605,15 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 #define ISGX_HOT_HAND_MAX	2
 
 /*
- * Phase 0, isolate: the hot hand moves as the policy asks, then up to @nr
- * victims are taken from the cold list, topped up from the hot one when
- * the cold list runs short.  Victims are grouped by enclave.
+ * Up to @nr victims from the cold list, topped up from the hot one when
+ * the cold list runs short.  Return: the number taken.
  */
-static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_victim *v,
-					  unsigned long nr, struct isgx_reclaim_clock *c)
+static unsigned long isgx_reclaim_take(struct isgx_proc *proc, struct isgx_victim *v,
+				       unsigned long nr, struct isgx_reclaim_clock *c)
 {
 	bool one_encl = READ_ONCE(policy) == ISGX_POLICY_SEED;
-	enum isgx_lru_mode mode = isgx_lru_mode();
-	unsigned long n, nr_age;
+	unsigned long n = isgx_pager_isolate(proc, false, v, nr, one_encl);
 
-	isgx_pager_lock();
-	nr_age = min(isgx_lru_nr_to_age(&proc->lru, mode, nr), ISGX_HOT_HAND_MAX * nr);
-	isgx_pager_unlock();
-	if (nr_age)
-		isgx_pager_age(proc, v, nr_age, c);
-	n = isgx_pager_isolate(proc, false, v, nr, one_encl);
 	if (n < nr && !(one_encl && n)) {
 		unsigned long hot = isgx_pager_isolate(proc, true, v + n, nr - n, one_encl);
 
@@ -1593,6 +1624,39 @@ static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_vi
 	isgx_victims_group(v, n);
 	isgx_clock_lap(c, ISGX_RECLAIM_ISOLATE);
 	return n;
+}
+
+/*
+ * Phase 0, isolate: the hot hand moves as the policy asks, then up to @nr
+ * victims are taken (isgx_reclaim_take()), grouped by enclave.
+ */
+static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_victim *v,
+					  unsigned long nr, struct isgx_reclaim_clock *c)
+{
+	enum isgx_lru_mode mode = isgx_lru_mode();
+	unsigned long nr_age;
+
+	isgx_pager_lock();
+	nr_age = min(isgx_lru_nr_to_age(&proc->lru, mode, nr), ISGX_HOT_HAND_MAX * nr);
+	isgx_pager_unlock();
+	if (nr_age)
+		isgx_pager_age(proc, v, nr_age, c);
+	return isgx_reclaim_take(proc, v, nr, c);
+}
+
+/*
+ * VA slots for v[0..@n), under no enclave lock: taking one may sleep and
+ * allocate (never reclaims).  A victim without one is never a candidate.
+ */
+static void isgx_reclaim_slots(struct isgx_victim *v, unsigned long n,
+			       struct isgx_reclaim_clock *c)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		if (isgx_va_slot_get(&v[i].slot))
+			break;
+	isgx_clock_lap(c, ISGX_RECLAIM_EWB);
 }
 
 /*
@@ -1619,6 +1683,7 @@ static unsigned long isgx_reclaim_select(struct isgx_victim *v, unsigned long fi
 			.force = force || !isgx_lru_young_counts(&v[i].page->lru, mode),
 		};
 
+		isgx_reclaim_encl_lock_break(encl, i - first, c, ISGX_RECLAIM_BLOCK);
 		v[i].candidate = v[i].slot.page && !isgx_victim_spared(&v[i], &check);
 		nr += v[i].candidate;
 	}
@@ -1626,6 +1691,70 @@ static unsigned long isgx_reclaim_select(struct isgx_victim *v, unsigned long fi
 	isgx_encl_mm_unlock(encl);
 	isgx_clock_lap(c, ISGX_RECLAIM_BLOCK);
 	return nr;
+}
+
+/* The candidates among v[@first..@last). */
+static unsigned long isgx_victims_candidates(const struct isgx_victim *v, unsigned long first,
+					     unsigned long last)
+{
+	unsigned long i, nr = 0;
+
+	for (i = first; i < last; i++)
+		nr += v[i].candidate;
+	return nr;
+}
+
+/* Phase 1a for v[0..@n), enclave by enclave.  Return: the candidates. */
+static unsigned long isgx_reclaim_select_all(struct isgx_victim *v, unsigned long n,
+					     bool force, struct isgx_reclaim_clock *c)
+{
+	unsigned long first, last, nr = 0;
+
+	for_each_victim_group(v, n, first, last)
+		nr += isgx_reclaim_select(v, first, last, force, c);
+	return nr;
+}
+
+/*
+ * Rounds of victims a pass takes to fill its batch, at most.  Each takes
+ * what the batch still lacks, so the rounds shrink as fast as the young
+ * check spares (half spared: a batch of 64 is full after six), and the
+ * two batches of room bound them anyway; this bounds the lock rounds of
+ * a pass whose victims are nearly all spared one by one.
+ */
+#define ISGX_FILL_TRIES		8
+
+/*
+ * Phase 1a, continued: the young check spared some of the @n victims in
+ * @v, leaving @nr_candidates of a batch of @nr, and a pass that blocks
+ * fewer than its batch pays the same ETRACK and IPI round for fewer
+ * pages.  So while the batch is short, as many victims more as it lacks
+ * are taken and checked in turn, within the @cap entries of @v and
+ * ISGX_FILL_TRIES rounds.  (Not the baselines: the drivers they model
+ * did not.)  Victims are grouped by enclave again, so that each enclave
+ * has one group and one ETRACK.  Return: the number of victims in @v (@n
+ * and those added).
+ */
+static unsigned long isgx_reclaim_fill(struct isgx_proc *proc, struct isgx_victim *v,
+				       unsigned long n, unsigned long nr_candidates,
+				       unsigned long nr, unsigned long cap, bool force,
+				       struct isgx_reclaim_clock *c)
+{
+	unsigned long more;
+	int tries;
+
+	for (tries = 0; tries < ISGX_FILL_TRIES && nr_candidates < nr && n < cap; tries++) {
+		more = isgx_reclaim_take(proc, v + n, min(nr - nr_candidates, cap - n), c);
+		if (!more)
+			break;
+		isgx_stat_add(nr_fill_victims, more);
+		isgx_reclaim_slots(v + n, more, c);
+		nr_candidates += isgx_reclaim_select_all(v + n, more, force, c);
+		n += more;
+	}
+	if (tries)
+		isgx_victims_group(v, n);
+	return n;
 }
 
 /*
@@ -1686,6 +1815,7 @@ static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long fir
 			.clear = true,
 		};
 
+		isgx_reclaim_encl_lock_break(encl, i - first, c, ISGX_RECLAIM_BLOCK);
 		if (v[i].has_backing &&
 		    !isgx_backing_stale(encl->backing, &v[i].backing) &&
 		    isgx_victim_block(&v[i], &clear)) {
@@ -1747,7 +1877,7 @@ static unsigned long isgx_reclaim_commit(struct isgx_victim *v, unsigned long fi
 
 /*
  * Phases 2 and 3 for the @nr_blocked blocked victims of v[@first..@last):
- * one ETRACK and kick under encl->lock, then their EWBs, each without it
+ * one ETRACK and kick (isgx_reclaim_track()), then their EWBs, each without it
  * (isgx_victim_ewb()): a fault of the enclave waits for no EWB but that
  * of its own page, which is written next (the tracking cycle stays
  * valid).  The written victims are committed whenever encl->lock is free
@@ -1825,13 +1955,14 @@ static void isgx_reclaim_putback(struct isgx_proc *proc, struct isgx_victim *v,
 static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned long nr_to_scan,
 					     bool force)
 {
-	unsigned long n, i, first, last, nr_evicted = 0;
+	/* Room for the hot hand's move, which may be longer than a batch. */
+	unsigned long cap = ISGX_HOT_HAND_MAX * nr_to_scan;
+	unsigned long n, first, last, nr_candidates, nr_evicted = 0;
 	struct isgx_reclaim_clock c = {};
 	struct isgx_victim *v;
 
 	c.start = ktime_get_ns();
-	/* Room for the hot hand's move, which may be longer than a batch. */
-	v = kvmalloc_array(ISGX_HOT_HAND_MAX * nr_to_scan, sizeof(*v), GFP_KERNEL);
+	v = kvmalloc_array(cap, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return 0;
 	trace_isgx_reclaim_begin(nr_to_scan, isgx_epc_nr_free());
@@ -1839,17 +1970,15 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 	isgx_clock_skip(&c);
 
 	n = isgx_reclaim_isolate(proc, v, nr_to_scan, &c);
-
-	/* VA slots first, under no enclave lock: taking one may sleep and allocate (never reclaims). */
-	for (i = 0; i < n; i++)
-		if (isgx_va_slot_get(&v[i].slot))
-			break;
-	isgx_clock_lap(&c, ISGX_RECLAIM_EWB);
+	isgx_reclaim_slots(v, n, &c);
+	nr_candidates = isgx_reclaim_select_all(v, n, force, &c);
+	if (!isgx_policy_baseline())
+		n = isgx_reclaim_fill(proc, v, n, nr_candidates, nr_to_scan, cap, force, &c);
 
 	for_each_victim_group(v, n, first, last) {
 		unsigned long nr_blocked;
 
-		if (!isgx_reclaim_select(v, first, last, force, &c))
+		if (!isgx_victims_candidates(v, first, last))
 			continue;
 		nr_blocked = isgx_reclaim_block(v, first, last,
 						isgx_reclaim_backing(v, first, last, &c), force, &c);

@@ -204,6 +204,8 @@ static const struct {
 	{ "nr_aged", &isgx_stats.nr_aged },
 	/* Victims a pass took from the hot list: the cold list had too few. */
 	{ "nr_victims_hot", &isgx_stats.nr_victims_hot },
+	/* Victims a pass took beyond its batch for those the young check spared. */
+	{ "nr_fill_victims", &isgx_stats.nr_fill_victims },
 	/* Allocations that reclaimed directly: no page was free, or fewer than min_mark. */
 	{ "nr_alloc_stalls", &isgx_stats.nr_alloc_stalls },
 	/* Evicted neighbours loaded with a sequential fault's page. */

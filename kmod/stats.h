@@ -69,6 +69,7 @@ struct isgx_stats {
 	atomic64_t nr_demoted;
 	atomic64_t nr_aged;
 	atomic64_t nr_victims_hot;
+	atomic64_t nr_fill_victims;
 	atomic64_t nr_alloc_stalls;
 	atomic64_t nr_swapd_stuck;
 	atomic64_t nr_fault_stalled;

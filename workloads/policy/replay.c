@@ -17,7 +17,9 @@
  * B victims run until H are free.  A pass moves the hot hand as the
  * policy asks, takes victims from the cold list (then the hot one),
  * evicts every victim whose young bit the policy does not count or that
- * is not young, and hands the others back.  Every harvest clears the bit.
+ * is not young, takes more for those spared (default and twolist: what
+ * the batch lacks, up to 8 rounds and two batches taken), and hands the
+ * spared back.  Every harvest clears the bit.
  *
  * Prints one line: policy=, faults= (measured pass), min= (Belady's MIN
  * at C with the warm-up as history), ratio=.  --trace-out writes the trace
@@ -65,32 +67,31 @@ static bool harvest(struct model_page *pg)
 	return young;
 }
 
-/* One reclaim pass; returns the pages evicted. */
-static unsigned long reclaim(struct model *m, bool force)
+/* Up to @nr victims into m->v[@n..], cold first; returns how many. */
+static unsigned long take(struct model *m, unsigned long n, unsigned long nr)
 {
-	unsigned long nr_age = isgx_lru_nr_to_age(&m->lru, m->mode, m->batch);
-	unsigned long n = 0, i, evicted = 0;
+	unsigned long end = n + nr, first = n;
 	struct isgx_lru_page *p;
 
-	/* The hot hand: isolate, harvest, hand back, in that order. */
-	while (n < nr_age && (p = isgx_lru_isolate(&m->lru, true)))
+	while (n < end && (p = isgx_lru_isolate(&m->lru, false)))
 		m->v[n++] = p;
-	for (i = 0; i < n; i++)
-		m->v_young[i] = harvest(to_page(m->v[i]));
-	for (i = 0; i < n; i++) {
-		isgx_lru_aged(&m->lru, m->v[i], m->v_young[i]);
-		m->nr_aged += m->measuring;
-		m->nr_demoted += m->measuring && !m->v_young[i];
-	}
-
-	n = 0;
-	while (n < m->batch && (p = isgx_lru_isolate(&m->lru, false)))
-		m->v[n++] = p;
-	while (n < m->batch && (p = isgx_lru_isolate(&m->lru, true))) {
+	while (n < end && (p = isgx_lru_isolate(&m->lru, true))) {
 		m->v[n++] = p;
 		m->nr_victims_hot += m->measuring;
 	}
-	for (i = 0; i < n; i++) {
+	return n - first;
+}
+
+/*
+ * The young check of victims m->v[@first..@last): each one spared is kept
+ * (its entry stays), every other one evicted (its entry NULL).  Returns
+ * the pages evicted.
+ */
+static unsigned long judge(struct model *m, unsigned long first, unsigned long last, bool force)
+{
+	unsigned long i, evicted = 0;
+
+	for (i = first; i < last; i++) {
 		struct model_page *pg = to_page(m->v[i]);
 		bool young = harvest(pg);
 
@@ -103,6 +104,49 @@ static unsigned long reclaim(struct model *m, bool force)
 			evicted++;
 			m->v[i] = NULL;
 		}
+	}
+	return evicted;
+}
+
+/* Passes of the default and twolist fill their batch at most this many times. */
+#define FILL_TRIES	8
+
+/*
+ * One reclaim pass; returns the pages evicted.  Under default and twolist
+ * the pass fills its batch: while fewer than a batch are evicted, it takes
+ * victims for those spared young, at most FILL_TRIES times and two
+ * batches in all (the module's isgx_reclaim_fill()).
+ */
+static unsigned long reclaim(struct model *m, bool force)
+{
+	unsigned long nr_age = isgx_lru_nr_to_age(&m->lru, m->mode, m->batch);
+	unsigned long n = 0, i, evicted, more, want;
+	struct isgx_lru_page *p;
+	int tries;
+
+	/* The hot hand: isolate, harvest, hand back, in that order. */
+	while (n < nr_age && (p = isgx_lru_isolate(&m->lru, true)))
+		m->v[n++] = p;
+	for (i = 0; i < n; i++)
+		m->v_young[i] = harvest(to_page(m->v[i]));
+	for (i = 0; i < n; i++) {
+		isgx_lru_aged(&m->lru, m->v[i], m->v_young[i]);
+		m->nr_aged += m->measuring;
+		m->nr_demoted += m->measuring && !m->v_young[i];
+	}
+
+	n = take(m, 0, m->batch);
+	evicted = judge(m, 0, n, force);
+	for (tries = 0; m->mode != ISGX_LRU_FIFO && tries < FILL_TRIES &&
+	     evicted < m->batch && n < 2 * m->batch; tries++) {
+		want = m->batch - evicted;
+		if (want > 2 * m->batch - n)
+			want = 2 * m->batch - n;
+		more = take(m, n, want);
+		if (!more)
+			break;
+		evicted += judge(m, n, n + more, force);
+		n += more;
 	}
 	for (i = 0; i < n; i++)
 		if (m->v[i])
