@@ -2,6 +2,8 @@
 """Host unit tests of bench/benchlib.py, bench/compare, bench/summarize and
 bench/history, on synthetic runs (ctest unit.bench).  Run directly:
 python3 bench/tests/test_bench.py"""
+import importlib.machinery
+import importlib.util
 import math
 import pathlib
 import subprocess
@@ -666,6 +668,57 @@ class LatencyLoad(unittest.TestCase):
             self.assertTrue([x for x in latload_problems(run, want) if "runs" in x])
             path.unlink()
             self.assertTrue([x for x in latload_problems(run, want) if "files" in x])
+
+
+class SwapCeiling(unittest.TestCase):
+    """bench/swap-ceiling on a synthetic run, against numbers worked out
+    by hand."""
+
+    def test_bucket_edges(self):
+        loader = importlib.machinery.SourceFileLoader("swap_ceiling",
+                                                      str(BENCH / "swap-ceiling"))
+        mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(
+            "swap_ceiling", loader))
+        loader.exec_module(mod)
+        # lat.c: [b, b + 1) below 8 ns, then [(8 + s) << (e - 1), (9 + s) << (e - 1)).
+        for ub, low in ((1, 0), (8, 7), (9, 8), (16, 15), (18, 16), (1024, 960),
+                        (1152, 1024), (65536, 61440), (196608, 180224)):
+            self.assertEqual(mod.bucket_low(ub), low, ub)
+
+    def test_synthetic_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            run = pathlib.Path(d)
+            f = "pattern=zipf,ratio=2.00,epc=2048,accesses=40960,seed=1,policy=default,rep=1"
+            (run / "results.txt").write_text("\n".join([
+                "metric=gcm_enc_4k factors=source=emu_bench,rep=1 value=160000 unit=ns",
+                "metric=gcm_dec_4k factors=source=emu_bench,rep=1 value=150000 unit=ns",
+                f"metric=access_time factors={f} value=0.5 unit=s",
+                f"metric=lat_fault_count factors={f},slow_ns=50000 value=2000 unit=count",
+                f"metric=nr_loaded factors={f} value=2000 unit=count",
+                f"metric=swap_rate factors={f} value=6000 unit=pages/s"]) + "\n")
+            (run / "lat").mkdir()
+            # 1000 faulting accesses in [180224, 196608), 1000 in [245760, 262144).
+            (run / "lat" / "default-zipf-2-t1-seed1-rep1.txt").write_text(
+                "# lt_ns all faulting\n1024 500 0\n196608 1000 1000\n262144 1000 1000\n")
+            rc, out = run_tool(BENCH / "swap-ceiling", run)
+            self.assertEqual(rc, 0, out)
+            line = [x for x in out.splitlines() if x.startswith("default")][0].split()
+            # mean: (1000 * 188416 + 1000 * 253952) / 2000 = 221184 ns
+            vals = [float(x) for x in line[3::2]]
+            self.assertAlmostEqual(vals[0], 221184 / 150000, places=3)        # mean / dec
+            self.assertAlmostEqual(vals[1], 2000 * 221184e-9 / 0.5, places=3)  # busy
+            self.assertAlmostEqual(vals[2], 1.0, places=3)                     # loads
+            self.assertAlmostEqual(vals[3], 310000 / (2 * 221184), places=3)   # ceiling
+            self.assertAlmostEqual(vals[4], 6000 / (4e9 / 310000), places=3)   # swap
+            self.assertAlmostEqual(vals[5], 310000 / 1.4 / 150000, places=3)   # need
+
+    def test_errors(self):
+        rc, out = run_tool(BENCH / "swap-ceiling")
+        self.assertEqual(rc, 2)
+        with tempfile.TemporaryDirectory() as d:
+            rc, out = run_tool(BENCH / "swap-ceiling", d)
+            self.assertEqual(rc, 2)
+            self.assertIn("no such file", out)
 
 
 if __name__ == "__main__":
