@@ -59,9 +59,10 @@ struct isgx_encl_page {
  * @refcount:	one per VMA that maps it, plus one per ioctl or fault in
  *		flight; the last put releases every EPC page
  * @lock:	protects the fields below that name it
- * @track_sem:	ETRACK (write, under @lock) against the EWBs of its pages
- *		(read, without @lock): an EWB racing an ETRACK of its
- *		enclave answers SGX_NOT_TRACKED
+ * @track_sem:	ETRACK and its kick (write; the ETRACK under @lock, the
+ *		kick without) against the EWBs of its pages (read, without
+ *		@lock): an EWB racing an ETRACK of its enclave answers
+ *		SGX_NOT_TRACKED, and one before the kick would too
  * @flags:	ISGX_ENCL_*; encl->lock (read locklessly as hints)
  * @base:	ELRANGE start; fixed after create
  * @size:	ELRANGE size, a power of two; fixed after create

@@ -39,7 +39,8 @@
  * next process holding pages, round robin.
  *
  * How.  One pass of isgx_pager_reclaim() isolates up to @batch victims
- * (isgx_reclaim_isolate()) and takes them through the SGX eviction
+ * (isgx_reclaim_isolate(); kisgxswapd's passes more, to fill the batch:
+ * below) and takes them through the SGX eviction
  * protocol in phases, a function each, so that the expensive
  * synchronisation is paid once per enclave per batch instead of once per
  * page:
@@ -47,9 +48,10 @@
  *   1. For the victims of each enclave: check and clear their young
  *      bits under its mm and encl->lock (isgx_reclaim_select(); a page
  *      just made resident is not spared by it: lru.c).  Under the default
- *      and twolist policies a pass whose young checks spared victims
- *      takes more in their place, so that its ETRACK pays for a full
- *      batch (isgx_reclaim_fill(); within two batches in all).
+ *      and twolist policies a kisgxswapd pass whose young checks spared
+ *      victims takes as many more from the cold list in their place, so
+ *      that its ETRACK pays for a full batch (isgx_reclaim_fill(); within
+ *      two batches in all).  The VA slots of the spared go back at once.
  *      Then read the backing pages of the others without encl->lock
  *      (isgx_reclaim_backing()); then, under both locks again
  *      (isgx_reclaim_block()), spare those used meanwhile, zap the PTEs
@@ -79,7 +81,7 @@
  *      else after the next EWB, at most commit_defer EWBs late
  *      (isgx_reclaim_commit_now()): kisgxswapd writes rather than wait
  *      for the ELDU a fault runs under the lock.  SGX_NOT_TRACKED climbs
- *      a ladder (ETRACK and IPI again, under encl->lock, then retry)
+ *      a ladder (ETRACK and IPI again, then retry)
  *      instead of being fatal; any other failure gives the page back to
  *      the policy, counted, never BUG.
  *   4. Victims not evicted go back to the policy (isgx_reclaim_putback()).
@@ -92,7 +94,8 @@
  * fault that finds none, or leaves fewer than the min mark, reclaims at
  * most once, and little: one pass of ISGX_FAULT_BATCH victims (its time
  * is that of 16 EWBs, one ETRACK and IPI round, and the young checks of
- * at most three times as many pages), and one thread at a time; one at
+ * at most three times as many pages: the hot hand's two batches and its
+ * own; faults' passes do not fill), and one thread at a time; one at
  * its process's limit does at most four such passes.  A fault that still
  * finds none gives its mmap_lock up and sleeps until a page is freed (by
  * the commit of every EWB), then retries, unless kisgxswapd has evicted
@@ -460,6 +463,7 @@ struct isgx_reclaim_clock {
 	u64 start;
 	u64 last;
 	u64 ns[ISGX_RECLAIM_NR_PHASES];
+	unsigned int nr_tracks;		/* ETRACK rounds of the pass */
 };
 
 /* The time since the last boundary was spent in @phase. */
@@ -1116,9 +1120,9 @@ static void isgx_kick_fn(void *info)
  * is moved first.  The increment is a full barrier against a CPU setting
  * its bit in mm_cpumask() and then reading the generation: either it sees
  * the new generation, or this round sees its bit.  No CPU runs the mm, no
- * IPI.  encl->track_sem held for write; not encl->lock, which the round
- * does not need (the mm is pinned for the enclave's life, and a thread
- * that enters after the ETRACK is not in its tracking set).
+ * IPI.  encl->track_sem held for write; encl->lock is not needed (the mm
+ * is pinned for the enclave's life, and a thread that enters after the
+ * ETRACK is not in its tracking set): a pass's round runs without it.
  */
 static void isgx_encl_kick(struct isgx_encl *encl)
 {
@@ -1171,17 +1175,18 @@ static void isgx_encl_track(struct isgx_encl *encl)
  * flight (it would answer SGX_NOT_TRACKED): encl->track_sem for write,
  * taken before encl->lock, so that the enclave's faults do not wait on
  * encl->lock while this waits for another pass's EWB.  Only the ETRACK
- * runs under encl->lock: the kick is an IPI round that waits for every
- * CPU it is sent to, and no fault should wait for it.  The task stays on
+ * (with its rare retry) runs under encl->lock: the kick is an IPI round
+ * that waits for every CPU it is sent to, and no fault should wait for it.  The task stays on
  * one CPU from ETRACK to the kick, so that the CPU it runs on is the one
  * ETRACK left out of the tracking set.
  */
 static void isgx_reclaim_track(struct isgx_encl *encl, struct isgx_reclaim_clock *c)
 {
 	down_write(&encl->track_sem);
-	migrate_disable();
 	isgx_reclaim_encl_lock(encl, c, ISGX_RECLAIM_TRACK);
+	migrate_disable();
 	isgx_encl_track(encl);
+	c->nr_tracks++;
 	mutex_unlock(&encl->lock);
 	isgx_encl_kick(encl);
 	migrate_enable();
@@ -1547,7 +1552,8 @@ static void isgx_victims_put(struct isgx_victim *v, unsigned long n)
 
 /*
  * The hot hand: move it over the oldest @nr hot pages of @proc, harvesting
- * their young bits (one mm lock and one enclave lock round per enclave),
+ * their young bits (one mm lock round per enclave, encl->lock given up
+ * every ISGX_ENCL_LOCK_CHUNK pages),
  * and let the policy keep or demote each (isgx_lru_aged()).  Waits for an
  * enclave lock are charged to ISGX_RECLAIM_WAIT on @c, the rest to
  * ISGX_RECLAIM_AGE.
@@ -1606,15 +1612,16 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 
 /*
  * Up to @nr victims from the cold list, topped up from the hot one when
- * the cold list runs short.  Return: the number taken.
+ * the cold list runs short and @hot_too.  Return: the number taken.
  */
 static unsigned long isgx_reclaim_take(struct isgx_proc *proc, struct isgx_victim *v,
-				       unsigned long nr, struct isgx_reclaim_clock *c)
+				       unsigned long nr, bool hot_too,
+				       struct isgx_reclaim_clock *c)
 {
 	bool one_encl = READ_ONCE(policy) == ISGX_POLICY_SEED;
 	unsigned long n = isgx_pager_isolate(proc, false, v, nr, one_encl);
 
-	if (n < nr && !(one_encl && n)) {
+	if (hot_too && n < nr && !(one_encl && n)) {
 		unsigned long hot = isgx_pager_isolate(proc, true, v + n, nr - n, one_encl);
 
 		isgx_stat_add(nr_victims_hot, hot);
@@ -1641,7 +1648,7 @@ static unsigned long isgx_reclaim_isolate(struct isgx_proc *proc, struct isgx_vi
 	isgx_pager_unlock();
 	if (nr_age)
 		isgx_pager_age(proc, v, nr_age, c);
-	return isgx_reclaim_take(proc, v, nr, c);
+	return isgx_reclaim_take(proc, v, nr, true, c);
 }
 
 /*
@@ -1704,52 +1711,75 @@ static unsigned long isgx_victims_candidates(const struct isgx_victim *v, unsign
 	return nr;
 }
 
-/* Phase 1a for v[0..@n), enclave by enclave.  Return: the candidates. */
+/*
+ * Phase 1a for v[0..@n), enclave by enclave; the VA slots of those that
+ * are not candidates go back at once.  Return: the candidates, and in
+ * *@nr_young the victims spared because they were young.
+ */
 static unsigned long isgx_reclaim_select_all(struct isgx_victim *v, unsigned long n,
-					     bool force, struct isgx_reclaim_clock *c)
+					     bool force, unsigned long *nr_young,
+					     struct isgx_reclaim_clock *c)
 {
-	unsigned long first, last, nr = 0;
+	unsigned long first, last, i, nr = 0;
 
 	for_each_victim_group(v, n, first, last)
 		nr += isgx_reclaim_select(v, first, last, force, c);
+	*nr_young = 0;
+	for (i = 0; i < n; i++) {
+		if (v[i].candidate)
+			continue;
+		*nr_young += v[i].young;
+		isgx_va_slot_put(&v[i].slot);
+	}
+	isgx_clock_lap(c, ISGX_RECLAIM_EWB);
 	return nr;
 }
 
+/* Victims a pass may take, in batches: room to fill its batch. */
+#define ISGX_FILL_MAX		2
+
 /*
- * Rounds of victims a pass takes to fill its batch, at most.  Each takes
- * what the batch still lacks, so the rounds shrink as fast as the young
- * check spares (half spared: a batch of 64 is full after six), and the
- * two batches of room bound them anyway; this bounds the lock rounds of
- * a pass whose victims are nearly all spared one by one.
+ * Rounds of victims a pass takes to fill its batch, at most.  Each round
+ * takes as many as the young check spared in the one before, so the
+ * rounds shrink as fast as it spares: with half spared, a batch of 64 is
+ * full after six (512 lacks a page or two after eight).  ISGX_FILL_MAX
+ * bounds the victims; this bounds the lock rounds.
  */
 #define ISGX_FILL_TRIES		8
 
 /*
- * Phase 1a, continued: the young check spared some of the @n victims in
- * @v, leaving @nr_candidates of a batch of @nr, and a pass that blocks
- * fewer than its batch pays the same ETRACK and IPI round for fewer
- * pages.  So while the batch is short, as many victims more as it lacks
- * are taken and checked in turn, within the @cap entries of @v and
- * ISGX_FILL_TRIES rounds.  (Not the baselines: the drivers they model
- * did not.)  Victims are grouped by enclave again, so that each enclave
- * has one group and one ETRACK.  Return: the number of victims in @v (@n
- * and those added).
+ * Phase 1a, continued, in kisgxswapd's passes: the young check spared
+ * @nr_young of the @n victims in @v, leaving @nr_candidates of a batch of
+ * @nr, and a pass that blocks fewer than its batch pays the same ETRACK
+ * and IPI round for fewer pages.  So, while the batch is short, as many
+ * victims as were spared young are taken from the cold list in their
+ * place and checked in turn, within the @cap entries of @v and
+ * ISGX_FILL_TRIES rounds.  Victims that are no candidates for other
+ * reasons (no VA slot, the mm busy) are not replaced, nor are hot pages
+ * taken: the cold list running out ends the fill.  (Not the baselines:
+ * the drivers they model did not.)  Victims are grouped by enclave
+ * again, so that each enclave has one group and one ETRACK.  Return: the
+ * number of victims in @v (@n and those added).
  */
 static unsigned long isgx_reclaim_fill(struct isgx_proc *proc, struct isgx_victim *v,
 				       unsigned long n, unsigned long nr_candidates,
-				       unsigned long nr, unsigned long cap, bool force,
+				       unsigned long nr_young, unsigned long nr,
+				       unsigned long cap, bool force,
 				       struct isgx_reclaim_clock *c)
 {
-	unsigned long more;
+	unsigned long want, more;
 	int tries;
 
-	for (tries = 0; tries < ISGX_FILL_TRIES && nr_candidates < nr && n < cap; tries++) {
-		more = isgx_reclaim_take(proc, v + n, min(nr - nr_candidates, cap - n), c);
+	for (tries = 0; tries < ISGX_FILL_TRIES; tries++) {
+		want = min3(nr > nr_candidates ? nr - nr_candidates : 0, nr_young, cap - n);
+		if (!want)
+			break;
+		more = isgx_reclaim_take(proc, v + n, want, false, c);
 		if (!more)
 			break;
 		isgx_stat_add(nr_fill_victims, more);
 		isgx_reclaim_slots(v + n, more, c);
-		nr_candidates += isgx_reclaim_select_all(v + n, more, force, c);
+		nr_candidates += isgx_reclaim_select_all(v + n, more, force, &nr_young, c);
 		n += more;
 	}
 	if (tries)
@@ -1824,6 +1854,7 @@ static unsigned long isgx_reclaim_block(struct isgx_victim *v, unsigned long fir
 		}
 	}
 	for (i = first; i < last; i++) {
+		isgx_reclaim_encl_lock_break(encl, i - first, c, ISGX_RECLAIM_BLOCK);
 		if (v[i].blocked)
 			continue;
 		if (v[i].has_backing) {
@@ -1877,8 +1908,8 @@ static unsigned long isgx_reclaim_commit(struct isgx_victim *v, unsigned long fi
 
 /*
  * Phases 2 and 3 for the @nr_blocked blocked victims of v[@first..@last):
- * one ETRACK and kick (isgx_reclaim_track()), then their EWBs, each without it
- * (isgx_victim_ewb()): a fault of the enclave waits for no EWB but that
+ * one ETRACK and kick (isgx_reclaim_track()), then their EWBs, each
+ * without encl->lock (isgx_victim_ewb()): a fault of the enclave waits for no EWB but that
  * of its own page, which is written next (the tracking cycle stays
  * valid).  The written victims are committed whenever encl->lock is free
  * after an EWB, or waited for when isgx_reclaim_commit_now() says so;
@@ -1955,9 +1986,10 @@ static void isgx_reclaim_putback(struct isgx_proc *proc, struct isgx_victim *v,
 static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned long nr_to_scan,
 					     bool force)
 {
-	/* Room for the hot hand's move, which may be longer than a batch. */
-	unsigned long cap = ISGX_HOT_HAND_MAX * nr_to_scan;
-	unsigned long n, first, last, nr_candidates, nr_evicted = 0;
+	/* Room for the hot hand's move and for filling the batch. */
+	unsigned long cap = max(ISGX_HOT_HAND_MAX, ISGX_FILL_MAX) * nr_to_scan;
+	unsigned long n, first, last, nr_candidates, nr_young, nr_evicted = 0;
+	bool swapd = current == isgx_pager.swapd;
 	struct isgx_reclaim_clock c = {};
 	struct isgx_victim *v;
 
@@ -1971,9 +2003,11 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 
 	n = isgx_reclaim_isolate(proc, v, nr_to_scan, &c);
 	isgx_reclaim_slots(v, n, &c);
-	nr_candidates = isgx_reclaim_select_all(v, n, force, &c);
-	if (!isgx_policy_baseline())
-		n = isgx_reclaim_fill(proc, v, n, nr_candidates, nr_to_scan, cap, force, &c);
+	nr_candidates = isgx_reclaim_select_all(v, n, force, &nr_young, &c);
+	/* A fault's or an ioctl's own pass stays short: it is waited for. */
+	if (swapd && !isgx_policy_baseline())
+		n = isgx_reclaim_fill(proc, v, n, nr_candidates, nr_young, nr_to_scan, cap,
+				      force, &c);
 
 	for_each_victim_group(v, n, first, last) {
 		unsigned long nr_blocked;
@@ -1990,6 +2024,10 @@ static unsigned long isgx_pager_reclaim_proc(struct isgx_proc *proc, unsigned lo
 
 	isgx_reclaim_putback(proc, v, n, &c);
 	kvfree(v);
+	if (swapd) {
+		isgx_stat_add(nr_swapd_evicted, nr_evicted);
+		isgx_stat_add(nr_swapd_tracks, c.nr_tracks);
+	}
 	trace_isgx_reclaim_end(n, nr_evicted);
 	isgx_stats_reclaim_pass(c.ns, ktime_get_ns() - c.start);
 	return nr_evicted;

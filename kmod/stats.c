@@ -204,8 +204,18 @@ static const struct {
 	{ "nr_aged", &isgx_stats.nr_aged },
 	/* Victims a pass took from the hot list: the cold list had too few. */
 	{ "nr_victims_hot", &isgx_stats.nr_victims_hot },
-	/* Victims a pass took beyond its batch for those the young check spared. */
+	/*
+	 * Victims kisgxswapd's passes took beyond their batch, from the cold
+	 * list, in place of victims the young check spared.
+	 */
 	{ "nr_fill_victims", &isgx_stats.nr_fill_victims },
+	/*
+	 * Pages kisgxswapd's passes evicted, and their ETRACK rounds (one per
+	 * enclave per pass, and one per SGX_NOT_TRACKED retry): their ratio
+	 * is the batch the ETRACKs paid for, faults' own passes left out.
+	 */
+	{ "nr_swapd_evicted", &isgx_stats.nr_swapd_evicted },
+	{ "nr_swapd_tracks", &isgx_stats.nr_swapd_tracks },
 	/* Allocations that reclaimed directly: no page was free, or fewer than min_mark. */
 	{ "nr_alloc_stalls", &isgx_stats.nr_alloc_stalls },
 	/* Evicted neighbours loaded with a sequential fault's page. */

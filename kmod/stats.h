@@ -70,6 +70,8 @@ struct isgx_stats {
 	atomic64_t nr_aged;
 	atomic64_t nr_victims_hot;
 	atomic64_t nr_fill_victims;
+	atomic64_t nr_swapd_evicted;
+	atomic64_t nr_swapd_tracks;
 	atomic64_t nr_alloc_stalls;
 	atomic64_t nr_swapd_stuck;
 	atomic64_t nr_fault_stalled;

@@ -17,9 +17,9 @@
  * B victims run until H are free.  A pass moves the hot hand as the
  * policy asks, takes victims from the cold list (then the hot one),
  * evicts every victim whose young bit the policy does not count or that
- * is not young, takes more for those spared (default and twolist: what
- * the batch lacks, up to 8 rounds and two batches taken), and hands the
- * spared back.  Every harvest clears the bit.
+ * is not young, in a round's passes takes more from the cold list for
+ * those spared (default and twolist: up to what the batch lacks, 8
+ * rounds and two batches taken), and hands the spared back.  Every harvest clears the bit.
  *
  * Prints one line: policy=, faults= (measured pass), min= (Belady's MIN
  * at C with the warm-up as history), ratio=.  --trace-out writes the trace
@@ -67,15 +67,18 @@ static bool harvest(struct model_page *pg)
 	return young;
 }
 
-/* Up to @nr victims into m->v[@n..], cold first; returns how many. */
-static unsigned long take(struct model *m, unsigned long n, unsigned long nr)
+/*
+ * Up to @nr victims into m->v[@n..], cold first, then hot when @hot_too;
+ * returns how many.
+ */
+static unsigned long take(struct model *m, unsigned long n, unsigned long nr, bool hot_too)
 {
 	unsigned long end = n + nr, first = n;
 	struct isgx_lru_page *p;
 
 	while (n < end && (p = isgx_lru_isolate(&m->lru, false)))
 		m->v[n++] = p;
-	while (n < end && (p = isgx_lru_isolate(&m->lru, true))) {
+	while (hot_too && n < end && (p = isgx_lru_isolate(&m->lru, true))) {
 		m->v[n++] = p;
 		m->nr_victims_hot += m->measuring;
 	}
@@ -108,19 +111,20 @@ static unsigned long judge(struct model *m, unsigned long first, unsigned long l
 	return evicted;
 }
 
-/* Passes of the default and twolist fill their batch at most this many times. */
+/* Rounds a pass takes to fill its batch, at most (ISGX_FILL_TRIES). */
 #define FILL_TRIES	8
 
 /*
- * One reclaim pass; returns the pages evicted.  Under default and twolist
- * the pass fills its batch: while fewer than a batch are evicted, it takes
- * victims for those spared young, at most FILL_TRIES times and two
- * batches in all (the module's isgx_reclaim_fill()).
+ * One reclaim pass; returns the pages evicted.  With @fill (a pass of a
+ * round, kisgxswapd's in the module) under default and twolist the pass
+ * fills its batch: while fewer than a batch are evicted, it takes as many
+ * victims from the cold list as the last round spared young, at most
+ * FILL_TRIES times and two batches in all (isgx_reclaim_fill()).
  */
-static unsigned long reclaim(struct model *m, bool force)
+static unsigned long reclaim(struct model *m, bool force, bool fill)
 {
 	unsigned long nr_age = isgx_lru_nr_to_age(&m->lru, m->mode, m->batch);
-	unsigned long n = 0, i, evicted, more, want;
+	unsigned long n = 0, i, evicted, more, want, spared;
 	struct isgx_lru_page *p;
 	int tries;
 
@@ -135,17 +139,20 @@ static unsigned long reclaim(struct model *m, bool force)
 		m->nr_demoted += m->measuring && !m->v_young[i];
 	}
 
-	n = take(m, 0, m->batch);
+	n = take(m, 0, m->batch, true);
 	evicted = judge(m, 0, n, force);
-	for (tries = 0; m->mode != ISGX_LRU_FIFO && tries < FILL_TRIES &&
-	     evicted < m->batch && n < 2 * m->batch; tries++) {
+	spared = n - evicted;
+	for (tries = 0; fill && m->mode != ISGX_LRU_FIFO && tries < FILL_TRIES; tries++) {
 		want = m->batch - evicted;
+		if (want > spared)
+			want = spared;
 		if (want > 2 * m->batch - n)
 			want = 2 * m->batch - n;
-		more = take(m, n, want);
+		more = want ? take(m, n, want, false) : 0;
 		if (!more)
 			break;
-		evicted += judge(m, n, n + more, force);
+		spared = more - judge(m, n, n + more, force);
+		evicted += more - spared;
 		n += more;
 	}
 	for (i = 0; i < n; i++)
@@ -292,8 +299,8 @@ int main(int argc, char **argv)
 		}
 		if (i >= n)
 			faults++;
-		if (!m.nr_free && !reclaim(&m, false))
-			reclaim(&m, true);
+		if (!m.nr_free && !reclaim(&m, false, false))
+			reclaim(&m, true, false);
 		m.nr_free--;
 		pg->resident = true;
 		pg->young = true;
@@ -301,7 +308,7 @@ int main(int argc, char **argv)
 		if (m.nr_free >= low)
 			continue;
 		while (m.nr_free < high)
-			if (!reclaim(&m, false) && !reclaim(&m, true))
+			if (!reclaim(&m, false, true) && !reclaim(&m, true, true))
 				break;
 	}
 	min = belady_min(trace, 2 * n, pat.nr_pages, cap, n);
