@@ -51,7 +51,8 @@
  *      and twolist policies a kisgxswapd pass whose young checks spared
  *      victims takes as many more from the cold list in their place, so
  *      that its ETRACK pays for a full batch (isgx_reclaim_fill(); within
- *      two batches in all).  The VA slots of the spared go back at once.
+ *      two batches in all).  The VA slots of victims that are no
+ *      candidates go back at once.
  *      Then read the backing pages of the others without encl->lock
  *      (isgx_reclaim_backing()); then, under both locks again
  *      (isgx_reclaim_block()), spare those used meanwhile, zap the PTEs
@@ -444,7 +445,7 @@ struct isgx_victim {
 	struct isgx_encl *encl;		/* a reference is held */
 	struct isgx_va_slot slot;
 	struct isgx_backing backing;
-	bool candidate;		/* not spared by the young check (phase 1a) */
+	bool candidate;		/* has a VA slot, not spared by the young check (1a) */
 	bool has_backing;
 	bool blocked;
 	bool young;		/* found young, and the policy counts it */
@@ -1481,7 +1482,10 @@ static unsigned long isgx_pager_isolate(struct isgx_proc *proc, bool hot,
 	return n;
 }
 
-/* Victims of one enclave are adjacent after this (insertion sort: small n). */
+/*
+ * Victims of one enclave are adjacent after this (a stable insertion
+ * sort: a batch or two, mostly of one enclave, so nearly in order).
+ */
 static void isgx_victims_group(struct isgx_victim *v, unsigned long n)
 {
 	unsigned long i, j;
@@ -1606,7 +1610,8 @@ static void isgx_pager_age(struct isgx_proc *proc, struct isgx_victim *v, unsign
 
 /*
  * The hot hand moves at most this many batches in one pass
- * (isgx_lru_nr_to_age()); a pass's victim array holds that many entries.
+ * (isgx_lru_nr_to_age()); a pass's victim array holds that many batches,
+ * or ISGX_FILL_MAX if more.
  */
 #define ISGX_HOT_HAND_MAX	2
 
@@ -1741,8 +1746,8 @@ static unsigned long isgx_reclaim_select_all(struct isgx_victim *v, unsigned lon
 /*
  * Rounds of victims a pass takes to fill its batch, at most.  Each round
  * takes as many as the young check spared in the one before, so the
- * rounds shrink as fast as it spares: with half spared, a batch of 64 is
- * full after six (512 lacks a page or two after eight).  ISGX_FILL_MAX
+ * rounds shrink as fast as it spares: with half spared, a batch of 64
+ * lacks a page or none after six (512 a page or two after eight).  ISGX_FILL_MAX
  * bounds the victims; this bounds the lock rounds.
  */
 #define ISGX_FILL_TRIES		8
@@ -1977,8 +1982,9 @@ static void isgx_reclaim_putback(struct isgx_proc *proc, struct isgx_victim *v,
 }
 
 /*
- * One pass over @proc's lists: isolate up to @nr_to_scan victims and
- * evict them, phase by phase (see the top of this file).  Its time goes
+ * One pass over @proc's lists: isolate up to @nr_to_scan victims (up to
+ * twice as many in kisgxswapd's, to fill the batch) and evict up to
+ * @nr_to_scan of them, phase by phase (see the top of this file).  Its time goes
  * to the phases of debugfs ns_reclaim_* (struct isgx_reclaim_clock).
  * Context: process context, may sleep; no enclave lock held.  Returns the
  * number evicted.

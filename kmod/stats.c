@@ -211,8 +211,10 @@ static const struct {
 	{ "nr_fill_victims", &isgx_stats.nr_fill_victims },
 	/*
 	 * Pages kisgxswapd's passes evicted, and their ETRACK rounds (one per
-	 * enclave per pass, and one per SGX_NOT_TRACKED retry): their ratio
-	 * is the batch the ETRACKs paid for, faults' own passes left out.
+	 * enclave with a blocked victim per pass, and one per SGX_NOT_TRACKED
+	 * retry; an ETRACK repeated after SGX_PREV_TRK_INCMPL counts in
+	 * nr_etrack only): their ratio is the batch an ETRACK paid for,
+	 * faults' and ioctls' own passes left out.
 	 */
 	{ "nr_swapd_evicted", &isgx_stats.nr_swapd_evicted },
 	{ "nr_swapd_tracks", &isgx_stats.nr_swapd_tracks },

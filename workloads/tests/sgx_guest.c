@@ -240,6 +240,22 @@ long isgx_debugfs_counter(const char *name)
 	return isgx_counter(name);
 }
 
+long isgx_param_long(const char *name)
+{
+	char path[128];
+	long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/isgx/parameters/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &val) != 1)
+			val = -1;
+		fclose(f);
+	}
+	return val;
+}
+
 int isgx_param_write(const char *name, const char *val)
 {
 	char path[128];

@@ -38,6 +38,8 @@ long isgx_epc_nr_free(void);
 long isgx_debugfs_counter(const char *name);
 /* Write module parameter @name; 0 or -errno. */
 int isgx_param_write(const char *name, const char *val);
+/* Module parameter @name as a number, or -1 when unreadable. */
+long isgx_param_long(const char *name);
 
 /* The raw ioctls, results in the sgx_error.h convention. */
 int64_t isgx_ioc_create(int fd, const struct sgx_secs *secs, uint64_t *addr);
