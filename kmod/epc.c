@@ -46,6 +46,8 @@ struct isgx_epc_section {
  * @lock:		protects @free_list and @nr_free
  * @free_list:		free pages (invalid in the EPCM)
  * @nr_free:		pages on @free_list; also read locklessly for stats
+ * @low_water:		the fewest pages @free_list held since
+ *			isgx_epc_low_water_reset(); @lock
  */
 static struct isgx_epc {
 	struct isgx_epc_section sections[ISGX_EPC_MAX_SECTIONS];
@@ -54,6 +56,7 @@ static struct isgx_epc {
 	spinlock_t lock;
 	struct list_head free_list;
 	unsigned long nr_free;
+	unsigned long low_water;
 } isgx_epc;
 
 /**
@@ -77,6 +80,7 @@ struct isgx_epc_page *__isgx_epc_alloc(void *owner, unsigned long reserve)
 		list_del_init(&page->list);
 		isgx_epc.nr_free--;
 	}
+	isgx_epc.low_water = min(isgx_epc.low_water, isgx_epc.nr_free);
 	spin_unlock(&isgx_epc.lock);
 	if (!page)
 		return ERR_PTR(-ENOMEM);
@@ -133,6 +137,24 @@ void isgx_epc_wait_free(unsigned long reserve, long timeout)
 {
 	wait_event_killable_timeout(isgx_epc_free_wq,
 				    READ_ONCE(isgx_epc.nr_free) > reserve, timeout);
+}
+
+/**
+ * isgx_epc_low_water_reset() - how low the free count went, and start again
+ *
+ * Context: any; takes isgx_epc.lock.
+ * Return: the fewest free pages an allocation left (or found) since the
+ * last call; the free count now if none came.
+ */
+unsigned long isgx_epc_low_water_reset(void)
+{
+	unsigned long low;
+
+	spin_lock(&isgx_epc.lock);
+	low = min(isgx_epc.low_water, isgx_epc.nr_free);
+	isgx_epc.low_water = isgx_epc.nr_free;
+	spin_unlock(&isgx_epc.lock);
+	return low;
 }
 
 /**

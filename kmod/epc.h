@@ -31,6 +31,7 @@ void isgx_epc_free(struct isgx_epc_page *page);
 void isgx_epc_release_evicted(struct isgx_epc_page *page);
 void isgx_epc_wait_free(unsigned long reserve, long timeout);
 unsigned long isgx_epc_nr_free(void);
+unsigned long isgx_epc_low_water_reset(void);
 unsigned long isgx_epc_nr_total(void);
 
 #endif /* _ISGX_EPC_H */

@@ -89,8 +89,10 @@
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
  * watermark, then reclaims in batches until it is above the high one; the
- * marks rise with the demand it measures (isgx_swapd_adapt()), so that
- * faults find free pages while it works.  An ioctl's allocation that
+ * marks rise by how far below the low one the free count fell in its
+ * recent rounds before its passes caught up (isgx_swapd_drawdown()), so
+ * that faults find free pages while it works, and by no more: a free
+ * page is one the policy cannot use.  An ioctl's allocation that
  * finds no free page reclaims directly, a bounded number of times.  A
  * fault that finds none, or leaves fewer than the min mark, reclaims at
  * most once, and little: one pass of ISGX_FAULT_BATCH victims (its time
@@ -248,7 +250,7 @@ static unsigned int isgx_batch(void)
 /* low_mark or high_mark was written by a user: the marks do not adapt. */
 static bool isgx_marks_user;
 
-/* kisgxswapd's raise of both marks (isgx_swapd_adapt()). */
+/* kisgxswapd's raise of both marks (isgx_swapd_drawdown()). */
 static unsigned int isgx_marks_extra;
 
 static unsigned int isgx_low_mark(void)
@@ -310,13 +312,9 @@ static unsigned int isgx_fault_around(void)
  * @stuck_rounds:	kisgxswapd rounds since @stuck_since, each of them
  *			at least ISGX_SWAPD_STUCK_RETRY apart unless a page
  *			was made resident meanwhile
- * @demand_since:	ktime of kisgxswapd's last measure of demand
- *			(isgx_swapd_adapt()); kisgxswapd only
- * @demand_tracked:	@nr_tracked at @demand_since; kisgxswapd only
- * @pages_per_sec:	pages made resident per second, smoothed over
- *			kisgxswapd's wake-ups; kisgxswapd only
- * @ns_per_evicted:	kisgxswapd's cost of one evicted page, smoothed
- *			(isgx_swapd_cost()); kisgxswapd only
+ * @drawdown:		how far below the low mark the free count fell in
+ *			kisgxswapd's recent rounds, a decaying maximum
+ *			(isgx_swapd_drawdown()); kisgxswapd only
  */
 struct isgx_pager {
 	spinlock_t lock;
@@ -327,10 +325,7 @@ struct isgx_pager {
 	wait_queue_head_t swapd_wq;
 	unsigned long stuck_since;
 	unsigned long stuck_rounds;
-	u64 demand_since;
-	unsigned long demand_tracked;
-	u64 pages_per_sec;
-	u64 ns_per_evicted;
+	unsigned long drawdown;
 };
 
 static struct isgx_pager isgx_pager;
@@ -416,7 +411,7 @@ static const struct kernel_param_ops isgx_pager_param_ops = {
 module_param_cb(batch, &isgx_pager_param_ops, &batch, 0644);
 MODULE_PARM_DESC(batch, "Pages evicted per reclaim pass (1..512; default EPC/32 within 64..512, at most EPC/8)");
 module_param_cb(low_mark, &isgx_pager_param_ops, &low_mark, 0644);
-MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32, raised with demand; written: fixed)");
+MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32, raised by how far the free count fell below it; written: fixed)");
 module_param_cb(high_mark, &isgx_pager_param_ops, &high_mark, 0644);
 MODULE_PARM_DESC(high_mark, "kisgxswapd sleeps above this many free EPC pages (default: twice low_mark, raised with it; written: fixed)");
 
@@ -429,7 +424,7 @@ static const struct kernel_param_ops isgx_wake_mark_ops = {
 	.get = isgx_wake_mark_get,
 };
 module_param_cb(wake_mark, &isgx_wake_mark_ops, NULL, 0444);
-MODULE_PARM_DESC(wake_mark, "The low mark in use now: low_mark, plus what kisgxswapd added for the demand it measured");
+MODULE_PARM_DESC(wake_mark, "The low mark in use now: low_mark, plus what kisgxswapd added for the drawdown it measured");
 module_param_cb(min_mark, &isgx_pager_param_ops, &min_mark, 0644);
 MODULE_PARM_DESC(min_mark, "Below this many free EPC pages an allocation reclaims itself too (0 at load: low_mark / 2)");
 module_param_cb(fault_around, &isgx_pager_param_ops, &fault_around, 0644);
@@ -2132,51 +2127,48 @@ static bool isgx_swapd_unstuck(unsigned long tracked)
 #define ISGX_MARKS_EXTRA_BATCHES	2
 
 /*
- * The adaptive wake mark, at each kisgxswapd wake-up.  While a pass runs,
- * faults go on taking free pages; when the free count at the wake-up
- * does not cover them, they find none and wait for the pass's first
- * EWBs.  So the marks are raised by what demand takes in one pass: the
- * rate at which pages were made resident since the last wake-up (loads
- * and adds; an average over sleep and work, smoothed) times the time of
- * a pass (the measured cost of one evicted page times the batch), less
- * low_mark, which covers that much already.  At most
- * ISGX_MARKS_EXTRA_BATCHES batches and an eighth of the EPC: beyond, demand
- * outruns any single kisgxswapd and faults reclaim themselves.  Marks a
- * user wrote are left alone (isgx_low_mark()).
+ * The raise of the marks: at most ISGX_MARKS_EXTRA_BATCHES batches and an
+ * eighth of the EPC (beyond, demand outruns any single kisgxswapd and
+ * faults reclaim themselves), and the high mark within the EPC.
  */
-static void isgx_swapd_adapt(void)
+static unsigned long isgx_marks_extra_cap(void)
 {
-	u64 now = ktime_get_ns(), dt = now - isgx_pager.demand_since;
-	unsigned long tracked = READ_ONCE(isgx_pager.nr_tracked);
-	unsigned long total = isgx_epc_nr_total(), cap;
-	u64 rate, need, pass_ns;
+	unsigned long total = isgx_epc_nr_total();
+	unsigned long cap = min_t(unsigned long, ISGX_MARKS_EXTRA_BATCHES * isgx_batch(), total / 8);
 
-	if (dt < NSEC_PER_MSEC)
-		return;
-	rate = mul_u64_u64_div_u64(tracked - isgx_pager.demand_tracked, NSEC_PER_SEC, dt);
-	isgx_pager.pages_per_sec = (3 * isgx_pager.pages_per_sec + rate) / 4;
-	isgx_pager.demand_since = now;
-	isgx_pager.demand_tracked = tracked;
-	/* A pass longer than a second (a blocked kisgxswapd) counts as one. */
-	pass_ns = min_t(u64, isgx_pager.ns_per_evicted * isgx_batch(), NSEC_PER_SEC);
-	need = mul_u64_u64_div_u64(isgx_pager.pages_per_sec, pass_ns, NSEC_PER_SEC);
-	cap = min_t(unsigned long, ISGX_MARKS_EXTRA_BATCHES * isgx_batch(), total / 8);
-	/* The high mark must stay within the EPC. */
-	cap = min_t(unsigned long, cap, total - min_t(unsigned long, total, high_mark));
-	need = need > low_mark ? need - low_mark : 0;
-	WRITE_ONCE(isgx_marks_extra, min_t(u64, need, cap));
+	return min_t(unsigned long, cap, total - min_t(unsigned long, total, high_mark));
 }
 
-/* The cost of one evicted page in kisgxswapd's passes, smoothed. */
-static void isgx_swapd_cost(u64 ns, unsigned long nr_evicted)
+/*
+ * The adaptive wake mark, at the end of each kisgxswapd round.  From the
+ * moment the free count drops below the low mark to the first page
+ * kisgxswapd's pass frees (its wake-up, the hot hand, isolation, VA
+ * slots, the young checks and the fill, backing, EBLOCK, ETRACK, the
+ * first EWB and its commit), and between its passes, faults go on taking
+ * free pages; below the min mark one of them reclaims ISGX_FAULT_BATCH
+ * pages itself, in its own latency.  So kisgxswapd measures, in pages,
+ * how far below the low mark it woke at the free count fell during the
+ * round (the allocator's low water, isgx_epc_low_water_reset(), which
+ * sees every allocation, whoever frees pages), keeps the largest of its
+ * recent rounds (a maximum that decays by an eighth a round, so its
+ * memory is counted in rounds, not time), and raises both marks so that
+ * this drawdown and a quarter more stay above the min mark.  No more than
+ * that: every free page is an EPC page the policy cannot use.  A round
+ * in which a pass evicted nothing, or that followed one, measures only
+ * kisgxswapd's trouble (the free count sits at the floor whatever the
+ * marks): it leaves the drawdown to decay.  Marks a user wrote are left
+ * alone (isgx_low_mark()).
+ */
+static void isgx_swapd_drawdown(unsigned long low, unsigned long low_water, bool measured)
 {
-	u64 per_page;
+	unsigned long d = measured && low > low_water ? low - low_water : 0;
+	unsigned long kept = isgx_pager.drawdown - DIV_ROUND_UP(isgx_pager.drawdown, 8);
+	unsigned long need, base = READ_ONCE(low_mark);
 
-	if (!nr_evicted)
-		return;
-	per_page = div64_u64(min_t(u64, ns, NSEC_PER_SEC), nr_evicted);
-	isgx_pager.ns_per_evicted = isgx_pager.ns_per_evicted ?
-		(7 * isgx_pager.ns_per_evicted + per_page) / 8 : per_page;
+	isgx_pager.drawdown = max(d, kept);
+	need = isgx_pager.drawdown + isgx_pager.drawdown / 4 + isgx_min_mark();
+	need = need > base ? need - base : 0;
+	WRITE_ONCE(isgx_marks_extra, min(need, isgx_marks_extra_cap()));
 }
 
 /*
@@ -2190,8 +2182,8 @@ static void isgx_swapd_cost(u64 ns, unsigned long nr_evicted)
  */
 static int isgx_swapd(void *unused)
 {
-	unsigned long tracked = 0;
-	bool stuck = false;
+	unsigned long tracked = 0, low, low_water;
+	bool stuck = false, was_stuck;
 
 	set_freezable();
 	while (!kthread_should_stop()) {
@@ -2203,12 +2195,14 @@ static int isgx_swapd(void *unused)
 		else
 			wait_event_freezable(isgx_pager.swapd_wq,
 					     kthread_should_stop() || isgx_pager_below_low());
+		was_stuck = stuck;
 		stuck = false;
+		/* The fall since the free count crossed the mark counts. */
+		low = isgx_low_mark();
+		low_water = isgx_epc_low_water_reset();
 		trace_isgx_swapd_wake(isgx_epc_nr_free());
-		isgx_swapd_adapt();
 		while (!kthread_should_stop() &&
 		       isgx_epc_nr_free() < isgx_high_mark()) {
-			u64 start = ktime_get_ns();
 			unsigned long nr;
 
 			tracked = READ_ONCE(isgx_pager.nr_tracked);
@@ -2216,7 +2210,6 @@ static int isgx_swapd(void *unused)
 			nr = isgx_pager_reclaim(isgx_batch(), false);
 			if (!nr)
 				nr = isgx_pager_reclaim(isgx_batch(), true);
-			isgx_swapd_cost(ktime_get_ns() - start, nr);
 			if (!nr) {
 				/* Nothing evictable now. */
 				stuck = true;
@@ -2230,6 +2223,8 @@ static int isgx_swapd(void *unused)
 			WRITE_ONCE(isgx_pager.stuck_rounds, 0);
 			cond_resched();
 		}
+		low_water = min(low_water, isgx_epc_low_water_reset());
+		isgx_swapd_drawdown(low, low_water, !was_stuck && !stuck);
 		isgx_va_reclaim();
 		trace_isgx_swapd_sleep(isgx_epc_nr_free());
 	}
