@@ -144,7 +144,8 @@ void isgx_epc_wait_free(unsigned long reserve, long timeout)
  *
  * Context: any; takes isgx_epc.lock.
  * Return: the fewest free pages an allocation left (or found) since the
- * last call; the free count now if none came.
+ * last call (allocations are the only way the count falls; the first call
+ * may return 0).
  */
 unsigned long isgx_epc_low_water_reset(void)
 {

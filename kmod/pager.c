@@ -89,8 +89,9 @@
  *
  * When.  kisgxswapd sleeps until the free count drops below the low
  * watermark, then reclaims in batches until it is above the high one; the
- * marks rise by how far below the low one the free count fell in its
- * recent rounds before its passes caught up (isgx_swapd_drawdown()), so
+ * marks rise so that the drawdown of its recent rounds (how far below the
+ * low mark the free count fell before its passes caught up), and a
+ * quarter more, stays above the min mark (isgx_swapd_drawdown()), so
  * that faults find free pages while it works, and by no more: a free
  * page is one the policy cannot use.  An ioctl's allocation that
  * finds no free page reclaims directly, a bounded number of times.  A
@@ -411,7 +412,7 @@ static const struct kernel_param_ops isgx_pager_param_ops = {
 module_param_cb(batch, &isgx_pager_param_ops, &batch, 0644);
 MODULE_PARM_DESC(batch, "Pages evicted per reclaim pass (1..512; default EPC/32 within 64..512, at most EPC/8)");
 module_param_cb(low_mark, &isgx_pager_param_ops, &low_mark, 0644);
-MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32, raised by how far the free count fell below it; written: fixed)");
+MODULE_PARM_DESC(low_mark, "kisgxswapd wakes below this many free EPC pages (default: 1/64 of the EPC, at least 32, raised so that how far the free count falls below it, and a quarter more, stays above min_mark; written: fixed)");
 module_param_cb(high_mark, &isgx_pager_param_ops, &high_mark, 0644);
 MODULE_PARM_DESC(high_mark, "kisgxswapd sleeps above this many free EPC pages (default: twice low_mark, raised with it; written: fixed)");
 
@@ -2133,10 +2134,11 @@ static bool isgx_swapd_unstuck(unsigned long tracked)
  */
 static unsigned long isgx_marks_extra_cap(void)
 {
-	unsigned long total = isgx_epc_nr_total();
-	unsigned long cap = min_t(unsigned long, ISGX_MARKS_EXTRA_BATCHES * isgx_batch(), total / 8);
+	unsigned long total = isgx_epc_nr_total(), high = READ_ONCE(high_mark);
+	unsigned long cap = min_t(unsigned long, ISGX_MARKS_EXTRA_BATCHES * isgx_batch(),
+				  total / 8);
 
-	return min_t(unsigned long, cap, total - min_t(unsigned long, total, high_mark));
+	return min_t(unsigned long, cap, total - min_t(unsigned long, total, high));
 }
 
 /*
@@ -2153,17 +2155,27 @@ static unsigned long isgx_marks_extra_cap(void)
  * recent rounds (a maximum that decays by an eighth a round, so its
  * memory is counted in rounds, not time), and raises both marks so that
  * this drawdown and a quarter more stay above the min mark.  No more than
- * that: every free page is an EPC page the policy cannot use.  A round
- * in which a pass evicted nothing, or that followed one, measures only
- * kisgxswapd's trouble (the free count sits at the floor whatever the
- * marks): it leaves the drawdown to decay.  Marks a user wrote are left
- * alone (isgx_low_mark()).
+ * that: every free page is an EPC page the policy cannot use.  (When the
+ * free count reaches the allocator's floor, demand outruns kisgxswapd and
+ * the drawdown grows with the marks: a few such rounds take the raise to
+ * its cap, as the rule before it did.)  A round that found nothing
+ * evictable (debugfs nr_swapd_stuck), or that followed one, measures only
+ * kisgxswapd's trouble: it leaves the drawdown to decay.  The baselines
+ * keep their fixed marks (isgx_low_mark()) and measure nothing, so a
+ * switch back to the default starts afresh.  Marks a user wrote are left
+ * alone.
  */
 static void isgx_swapd_drawdown(unsigned long low, unsigned long low_water, bool measured)
 {
 	unsigned long d = measured && low > low_water ? low - low_water : 0;
 	unsigned long kept = isgx_pager.drawdown - DIV_ROUND_UP(isgx_pager.drawdown, 8);
 	unsigned long need, base = READ_ONCE(low_mark);
+
+	if (isgx_policy_baseline()) {
+		isgx_pager.drawdown = 0;
+		WRITE_ONCE(isgx_marks_extra, 0);
+		return;
+	}
 
 	isgx_pager.drawdown = max(d, kept);
 	need = isgx_pager.drawdown + isgx_pager.drawdown / 4 + isgx_min_mark();
@@ -2186,6 +2198,7 @@ static int isgx_swapd(void *unused)
 	bool stuck = false, was_stuck;
 
 	set_freezable();
+	isgx_epc_low_water_reset();	/* measure from now, not from 0 */
 	while (!kthread_should_stop()) {
 		if (stuck)
 			wait_event_freezable_timeout(isgx_pager.swapd_wq,
