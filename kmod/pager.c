@@ -2149,8 +2149,9 @@ static unsigned long isgx_marks_extra_cap(void)
  * first EWB and its commit), and between its passes, faults go on taking
  * free pages; below the min mark one of them reclaims ISGX_FAULT_BATCH
  * pages itself, in its own latency.  So kisgxswapd measures, in pages,
- * how far below the low mark it woke at the free count fell during the
- * round (the allocator's low water, isgx_epc_low_water_reset(), which
+ * how far the free count fell below the low mark it woke at, from the end
+ * of the round before (so the fall before it woke counts) to the end of
+ * this one (the allocator's low water, isgx_epc_low_water_reset(), which
  * sees every allocation, whoever frees pages), keeps the largest of its
  * recent rounds (a maximum that decays by an eighth a round, so its
  * memory is counted in rounds, not time), and raises both marks so that
