@@ -144,15 +144,15 @@ void isgx_epc_wait_free(unsigned long reserve, long timeout)
  *
  * Context: any; takes isgx_epc.lock.
  * Return: the fewest free pages an allocation left (or found) since the
- * last call (allocations are the only way the count falls; the first call
- * may return 0).
+ * last call (allocations are the only way the count falls, so it is never
+ * above the count; the first call may return 0).
  */
 unsigned long isgx_epc_low_water_reset(void)
 {
 	unsigned long low;
 
 	spin_lock(&isgx_epc.lock);
-	low = min(isgx_epc.low_water, isgx_epc.nr_free);
+	low = isgx_epc.low_water;
 	isgx_epc.low_water = isgx_epc.nr_free;
 	spin_unlock(&isgx_epc.lock);
 	return low;

@@ -2168,16 +2168,15 @@ static unsigned long isgx_marks_extra_cap(void)
  */
 static void isgx_swapd_drawdown(unsigned long low, unsigned long low_water, bool measured)
 {
-	unsigned long d = measured && low > low_water ? low - low_water : 0;
-	unsigned long kept = isgx_pager.drawdown - DIV_ROUND_UP(isgx_pager.drawdown, 8);
-	unsigned long need, base = READ_ONCE(low_mark);
+	unsigned long d, kept, need, base = READ_ONCE(low_mark);
 
 	if (isgx_policy_baseline()) {
 		isgx_pager.drawdown = 0;
 		WRITE_ONCE(isgx_marks_extra, 0);
 		return;
 	}
-
+	d = measured && low > low_water ? low - low_water : 0;
+	kept = isgx_pager.drawdown - DIV_ROUND_UP(isgx_pager.drawdown, 8);
 	isgx_pager.drawdown = max(d, kept);
 	need = isgx_pager.drawdown + isgx_pager.drawdown / 4 + isgx_min_mark();
 	need = need > base ? need - base : 0;
@@ -2195,7 +2194,7 @@ static void isgx_swapd_drawdown(unsigned long low, unsigned long low_water, bool
  */
 static int isgx_swapd(void *unused)
 {
-	unsigned long tracked = 0, low, low_water;
+	unsigned long tracked = 0, low;
 	bool stuck = false, was_stuck;
 
 	set_freezable();
@@ -2211,9 +2210,8 @@ static int isgx_swapd(void *unused)
 					     kthread_should_stop() || isgx_pager_below_low());
 		was_stuck = stuck;
 		stuck = false;
-		/* The fall since the free count crossed the mark counts. */
+		/* The low water runs from the last round's end: the fall before waking counts. */
 		low = isgx_low_mark();
-		low_water = isgx_epc_low_water_reset();
 		trace_isgx_swapd_wake(isgx_epc_nr_free());
 		while (!kthread_should_stop() &&
 		       isgx_epc_nr_free() < isgx_high_mark()) {
@@ -2237,8 +2235,7 @@ static int isgx_swapd(void *unused)
 			WRITE_ONCE(isgx_pager.stuck_rounds, 0);
 			cond_resched();
 		}
-		low_water = min(low_water, isgx_epc_low_water_reset());
-		isgx_swapd_drawdown(low, low_water, !was_stuck && !stuck);
+		isgx_swapd_drawdown(low, isgx_epc_low_water_reset(), !was_stuck && !stuck);
 		isgx_va_reclaim();
 		trace_isgx_swapd_sleep(isgx_epc_nr_free());
 	}
