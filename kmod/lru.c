@@ -33,6 +33,13 @@
  *     batches that take the free count from below the low mark to above
  *     the high one), so that the victims of a round are cold.  Otherwise
  *     it is cold.
+ *   - A page evicted before the program could use it (never mapped since
+ *     the enclave's build added it: a build larger than the EPC evicts
+ *     its first pages before the enclave runs) leaves no history: its
+ *     first load is a first use, not a reuse, and counts as new.  With
+ *     that history, each first touch of the warm-up would look like a
+ *     refault at short distance and fill the hot list with pages used
+ *     once.
  *   - The hot hand moves at a steady pace, batch / 2 pages a pass, plus
  *     what the cold list lacks of a batch: a hot page not used since the
  *     hand last passed it is demoted, which makes room for a refault.
@@ -300,9 +307,12 @@ void isgx_lru_putback(struct isgx_lru *lru, struct isgx_lru_page *p, bool young,
  * isgx_lru_evicted() - a victim was evicted: keep its history
  * @lru:	the lists
  * @p:		the victim, isolated
+ * @used:	the program could have used it since it was made resident
+ *		(mapped since it was added); if not, it leaves no history and
+ *		its next load is new, not a refault
  */
-void isgx_lru_evicted(struct isgx_lru *lru, struct isgx_lru_page *p)
+void isgx_lru_evicted(struct isgx_lru *lru, struct isgx_lru_page *p, bool used)
 {
 	p->evicted_at = ++lru->nr_evicted;
-	p->flags = ISGX_LRU_EVICTED;
+	p->flags = used ? ISGX_LRU_EVICTED : 0;
 }

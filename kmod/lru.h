@@ -83,6 +83,6 @@ void isgx_lru_aged(struct isgx_lru *lru, struct isgx_lru_page *p, bool young);
 bool isgx_lru_young_counts(const struct isgx_lru_page *p, enum isgx_lru_mode mode);
 void isgx_lru_putback(struct isgx_lru *lru, struct isgx_lru_page *p, bool young,
 		      enum isgx_lru_mode mode);
-void isgx_lru_evicted(struct isgx_lru *lru, struct isgx_lru_page *p);
+void isgx_lru_evicted(struct isgx_lru *lru, struct isgx_lru_page *p, bool used);
 
 #endif /* _ISGX_LRU_H */

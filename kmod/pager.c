@@ -1220,7 +1220,10 @@ static void isgx_victim_done(struct isgx_victim *v)
 	wake_up_var(v->page);
 }
 
-/* An evicted victim leaves its history with the policy.  encl->lock held. */
+/*
+ * An evicted victim leaves its history with the policy, unless nothing
+ * mapped it since it was added.  encl->lock held.
+ */
 static void isgx_victim_evicted(struct isgx_victim *v)
 {
 	struct isgx_encl *encl = v->encl;
@@ -1231,7 +1234,8 @@ static void isgx_victim_evicted(struct isgx_victim *v)
 	v->epc = NULL;
 	/* Before encl->lock goes: a fault may load it again at once. */
 	isgx_pager_lock();
-	isgx_lru_evicted(&encl->proc->lru, &v->page->lru);
+	isgx_lru_evicted(&encl->proc->lru, &v->page->lru,
+			 !(v->page->flags & ISGX_PAGE_UNMAPPED));
 	isgx_pager.nr_untracked++;
 	isgx_pager_unlock();
 }

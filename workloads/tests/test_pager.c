@@ -1351,6 +1351,49 @@ ISGX_TEST_F_IF(pager, passes_fill_their_batch, 900, needs_fill)
 	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
 }
 
+/* The three refault verdicts, summed. */
+static long refaults(void)
+{
+	return isgx_debugfs_counter("nr_refault_hot") +
+	       isgx_debugfs_counter("nr_refault_no_room") +
+	       isgx_debugfs_counter("nr_refault_far");
+}
+
+/*
+ * An enclave twice the EPC: its build evicts its first pages before the
+ * program maps any.  Their first touch is a first use, not a reuse: no
+ * refault verdict (with the history of the build's evictions, each would
+ * be a refault at short distance, and under the default policy go to the
+ * hot list).  A second lap, over pages evicted after they were mapped,
+ * refaults.  The verdicts are counted under every policy.
+ */
+ISGX_TEST_F(pager, build_evictions_leave_no_history, 600)
+{
+	unsigned int nr = 2 * EPC_PAGES, i;
+	long evicted, first, second;
+	struct isgx_rw_enclave r;
+
+	evicted = isgx_debugfs_counter("nr_evicted");
+	build_rw(&r, self->fd, nr);
+	evicted = isgx_debugfs_counter("nr_evicted") - evicted;
+	ISGX_ASSERT_GE(evicted, (long)EPC_PAGES / 2, "the build evicted only %ld pages", evicted);
+	first = refaults();
+	for (i = 0; i < nr; i++)
+		(void)*(volatile uint64_t *)isgx_rw_data_page(&r, i);
+	first = refaults() - first;
+	second = refaults();
+	for (i = 0; i < nr; i++)
+		(void)*(volatile uint64_t *)isgx_rw_data_page(&r, i);
+	second = refaults() - second;
+	isgx_note("the build evicted %ld pages; refaults: %ld in the first lap, %ld in the second",
+		  evicted, first, second);
+	ISGX_EXPECT_EQ(first, 0L, "first touches of pages the build evicted counted as refaults");
+	ISGX_EXPECT_GE(second, (long)EPC_PAGES / 2, "the second lap refaulted only %ld times",
+		       second);
+	ISGX_EXPECT_EQ(verify_all(&r, 0), 0, "contents differ");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
+}
+
 /*
  * A debugger reads and writes a debug enclave through /proc/PID/mem and
  * PTRACE_PEEKDATA/POKEDATA while the pager evicts it: an access to a page
