@@ -601,7 +601,7 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 		if (vm_flags &&
 		    vmf_insert_pfn_prot(vma, page->addr, page->epc_page->pfn,
 					vm_get_page_prot(vm_flags)) == VM_FAULT_NOPAGE)
-			page->flags &= ~ISGX_PAGE_UNMAPPED;
+			page->flags &= ~ISGX_PAGE_NEVER_MAPPED;
 	}
 	kfree(a);
 }
@@ -644,7 +644,7 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
 				  vm_get_page_prot(vm_flags));
 	if (ret == VM_FAULT_NOPAGE)
-		page->flags &= ~ISGX_PAGE_UNMAPPED;
+		page->flags &= ~ISGX_PAGE_NEVER_MAPPED;
 	isgx_pager_fault_unstalled(encl);
 	if (loaded && ret == VM_FAULT_NOPAGE)
 		isgx_encl_fault_around(encl, vma, addr);

@@ -35,10 +35,10 @@
  * @va_slot:	the slot holding its version while evicted; encl->lock
  * @flags:	ISGX_PAGE_WANTED while a fault waits for its EWB;
  *		ISGX_PAGE_RECLAIMING from EBLOCK until its EWB is done or
- *		given up and that recorded; encl->lock (waited on with
- *		wait_var_event()); ISGX_PAGE_UNMAPPED from EADD until a
- *		fault or fault-around maps it (an eviction before that
- *		leaves no history with the policy, lru.c)
+ *		given up and that recorded (waited on with
+ *		wait_var_event()); ISGX_PAGE_NEVER_MAPPED from EADD until a
+ *		fault or fault-around first maps it (an eviction before
+ *		that leaves no history with the policy, lru.c); encl->lock
  * @lru:	what the policy knows of it, resident or evicted (lru.c);
  *		isgx_pager.lock
  */
@@ -55,7 +55,7 @@ struct isgx_encl_page {
 /* isgx_encl_page.flags */
 #define ISGX_PAGE_RECLAIMING	BIT(0)
 #define ISGX_PAGE_WANTED	BIT(1)	/* a fault waits for its EWB */
-#define ISGX_PAGE_UNMAPPED	BIT(2)	/* never mapped since EADD */
+#define ISGX_PAGE_NEVER_MAPPED	BIT(2)	/* not mapped since EADD, ever */
 
 /**
  * struct isgx_encl - an enclave

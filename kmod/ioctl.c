@@ -277,7 +277,7 @@ static long isgx_encl_add_page(struct isgx_encl *encl, unsigned long addr,
 	if (ret)
 		goto err_eadd;
 	page->epc_page = epc;
-	page->flags = ISGX_PAGE_UNMAPPED;
+	page->flags = ISGX_PAGE_NEVER_MAPPED;
 	encl->nr_pages++;
 	isgx_pager_track(epc);
 	return 0;

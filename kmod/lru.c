@@ -4,7 +4,7 @@
  *
  * The pager (pager.c) sees only what the hardware gives it: the PTE young
  * bit, harvested when a page is looked at, and refaults (ELDU of a page
- * evicted before).  Every enclave page has a descriptor whether it is
+ * evicted after the program could use it).  Every enclave page has a descriptor whether it is
  * resident or not, so the policy keeps a little history of evicted pages
  * there for free: when it was evicted, counted in evictions.
  *
@@ -37,9 +37,10 @@
  *     the enclave's build added it: a build larger than the EPC evicts
  *     its first pages before the enclave runs) leaves no history: its
  *     first load is a first use, not a reuse, and counts as new.  With
- *     that history, each first touch of the warm-up would look like a
- *     refault at short distance and fill the hot list with pages used
- *     once.
+ *     that history, the first touches of the warm-up would look like
+ *     refaults, many at short distance, and fill the hot list with pages
+ *     used once.  A page that fault-around mapped counts as used: it was
+ *     loaded because the program was reading its way towards it.
  *   - The hot hand moves at a steady pace, batch / 2 pages a pass, plus
  *     what the cold list lacks of a batch: a hot page not used since the
  *     hand last passed it is demoted, which makes room for a refault.
@@ -304,12 +305,12 @@ void isgx_lru_putback(struct isgx_lru *lru, struct isgx_lru_page *p, bool young,
 }
 
 /**
- * isgx_lru_evicted() - a victim was evicted: keep its history
+ * isgx_lru_evicted() - a victim was evicted: keep its history, if it was used
  * @lru:	the lists
  * @p:		the victim, isolated
- * @used:	the program could have used it since it was made resident
- *		(mapped since it was added); if not, it leaves no history and
- *		its next load is new, not a refault
+ * @used:	the program could ever use it: something mapped it since it
+ *		was added; if not, it leaves no history and its next load is
+ *		new, not a refault
  */
 void isgx_lru_evicted(struct isgx_lru *lru, struct isgx_lru_page *p, bool used)
 {

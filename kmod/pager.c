@@ -1235,7 +1235,7 @@ static void isgx_victim_evicted(struct isgx_victim *v)
 	/* Before encl->lock goes: a fault may load it again at once. */
 	isgx_pager_lock();
 	isgx_lru_evicted(&encl->proc->lru, &v->page->lru,
-			 !(v->page->flags & ISGX_PAGE_UNMAPPED));
+			 !(v->page->flags & ISGX_PAGE_NEVER_MAPPED));
 	isgx_pager.nr_untracked++;
 	isgx_pager_unlock();
 }
@@ -1294,8 +1294,8 @@ static void isgx_victim_ewb(struct isgx_victim *v, struct isgx_reclaim_clock *c)
 
 /*
  * The outcome of a written victim: an evicted page frees its EPC page and
- * leaves its history with the policy, a failed one stays resident; faults
- * waiting for it go on.  encl->lock held.
+ * leaves its history with the policy (if it was ever mapped), a failed one
+ * stays resident; faults waiting for it go on.  encl->lock held.
  * Return: true when the page was evicted.
  */
 static bool isgx_victim_commit(struct isgx_victim *v)

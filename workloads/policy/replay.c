@@ -101,6 +101,7 @@ static unsigned long judge(struct model *m, unsigned long first, unsigned long l
 		m->v_young[i] = young && !force && isgx_lru_young_counts(m->v[i], m->mode);
 		m->nr_second_chance += m->measuring && m->v_young[i];
 		if (!m->v_young[i]) {
+			/* Every page here was made resident by an access: used. */
 			isgx_lru_evicted(&m->lru, m->v[i], true);
 			pg->resident = false;
 			m->nr_free++;

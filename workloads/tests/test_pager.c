@@ -1359,39 +1359,75 @@ static long refaults(void)
 	       isgx_debugfs_counter("nr_refault_far");
 }
 
+/* Read one word of every data page, in order; return the pages loaded. */
+static long touch_lap(struct isgx_rw_enclave *r)
+{
+	long loaded = isgx_debugfs_counter("nr_loaded");
+
+	for (unsigned int i = 0; i < r->nr_data; i++)
+		(void)*(volatile uint64_t *)isgx_rw_data_page(r, i);
+	return isgx_debugfs_counter("nr_loaded") - loaded;
+}
+
 /*
  * An enclave twice the EPC: its build evicts its first pages before the
  * program maps any.  Their first touch is a first use, not a reuse: no
- * refault verdict (with the history of the build's evictions, each would
- * be a refault at short distance, and under the default policy go to the
- * hot list).  A second lap, over pages evicted after they were mapped,
- * refaults.  The verdicts are counted under every policy.
+ * refault verdict (with the history of the build's evictions, most would
+ * be refaults, many at short distance, which the default policy sends to
+ * its hot list).  A second lap, over pages evicted after they were mapped
+ * (by their fault, or with @fault_around by the fault before them),
+ * refaults: every page it loads, as each was mapped in the first.  The
+ * verdicts are counted under every policy.
  */
-ISGX_TEST_F(pager, build_evictions_leave_no_history, 600)
+static void check_build_history(struct isgx_rw_enclave *r, int fd, const char *fault_around)
 {
-	unsigned int nr = 2 * EPC_PAGES, i;
-	long evicted, first, second;
-	struct isgx_rw_enclave r;
+	long evicted, first, second, loaded, loaded2, around;
 
+	ISGX_ASSERT_EQ(isgx_param_write("fault_around", fault_around), 0, "fault_around=%s",
+		       fault_around);
 	evicted = isgx_debugfs_counter("nr_evicted");
-	build_rw(&r, self->fd, nr);
+	build_rw(r, fd, 2 * EPC_PAGES);
 	evicted = isgx_debugfs_counter("nr_evicted") - evicted;
 	ISGX_ASSERT_GE(evicted, (long)EPC_PAGES / 2, "the build evicted only %ld pages", evicted);
+	around = isgx_debugfs_counter("nr_fault_around");
 	first = refaults();
-	for (i = 0; i < nr; i++)
-		(void)*(volatile uint64_t *)isgx_rw_data_page(&r, i);
+	loaded = touch_lap(r);
 	first = refaults() - first;
 	second = refaults();
-	for (i = 0; i < nr; i++)
-		(void)*(volatile uint64_t *)isgx_rw_data_page(&r, i);
+	loaded2 = touch_lap(r);
 	second = refaults() - second;
-	isgx_note("the build evicted %ld pages; refaults: %ld in the first lap, %ld in the second",
-		  evicted, first, second);
+	around = isgx_debugfs_counter("nr_fault_around") - around;
+	isgx_note("fault_around=%s: the build evicted %ld pages; the first lap loaded %ld, with %ld refaults, the second %ld with %ld; %ld pages loaded around a fault",
+		  fault_around, evicted, loaded, first, loaded2, second, around);
+	ISGX_EXPECT_GE(loaded, (long)EPC_PAGES / 2, "the first lap loaded only %ld pages", loaded);
 	ISGX_EXPECT_EQ(first, 0L, "first touches of pages the build evicted counted as refaults");
-	ISGX_EXPECT_GE(second, (long)EPC_PAGES / 2, "the second lap refaulted only %ld times",
-		       second);
-	ISGX_EXPECT_EQ(verify_all(&r, 0), 0, "contents differ");
-	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r.e), 0, "destroy");
+	ISGX_EXPECT_GE(loaded2, (long)EPC_PAGES / 2, "the second lap loaded only %ld pages",
+		       loaded2);
+	ISGX_EXPECT_EQ(second, loaded2, "the second lap loaded %ld pages, %ld of them refaults",
+		       loaded2, second);
+	ISGX_EXPECT_EQ(verify_all(r, 0), 0, "contents differ");
+	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r->e), 0, "destroy");
+}
+
+ISGX_TEST_F(pager, build_evictions_leave_no_history, 600)
+{
+	struct isgx_rw_enclave r;
+
+	check_build_history(&r, self->fd, "0");
+}
+
+/*
+ * The same with fault-around: a page it maps counts as used, so its load
+ * in the second lap is a refault too.
+ */
+ISGX_TEST_F_IF(pager, build_evictions_leave_no_history_around, 600, needs_fault_around)
+{
+	struct isgx_rw_enclave r;
+	long around = isgx_debugfs_counter("nr_fault_around");
+
+	check_build_history(&r, self->fd, "8");
+	around = isgx_debugfs_counter("nr_fault_around") - around;
+	ISGX_EXPECT_GE(around, 16L, "only %ld pages loaded around faults", around);
 }
 
 /*
