@@ -4,9 +4,10 @@
  *
  * The pager (pager.c) sees only what the hardware gives it: the PTE young
  * bit, harvested when a page is looked at, and refaults (ELDU of a page
- * evicted after the program could use it).  Every enclave page has a descriptor whether it is
- * resident or not, so the policy keeps a little history of evicted pages
- * there for free: when it was evicted, counted in evictions.
+ * evicted after the program could use it).  Every enclave page has a
+ * descriptor whether it is resident or not, so the policy keeps a little
+ * history of evicted pages there for free: when it was evicted, counted in
+ * evictions.
  *
  * The policy (policy=default) is of the CLOCK-Pro / LIRS class: it tells
  * pages that are reused at short distances (hot) from the rest (cold), and

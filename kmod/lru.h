@@ -66,7 +66,8 @@ struct isgx_lru {
 void isgx_lru_init(struct isgx_lru *lru);
 /* What isgx_lru_add() made of a page (counted by debugfs and the replay). */
 enum isgx_lru_verdict {
-	ISGX_LRU_NEW,		/* never evicted, evicted before anything mapped it, or its history was lost */
+	/* never evicted, evicted before anything mapped it, or history lost */
+	ISGX_LRU_NEW,
 	ISGX_LRU_REFAULT_HOT,	/* a refault in its test period, with room: hot */
 	ISGX_LRU_REFAULT_NO_ROOM,	/* in its test period, too few cold pages: cold */
 	ISGX_LRU_REFAULT_FAR,	/* evicted too long ago: cold */
