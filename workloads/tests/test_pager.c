@@ -159,6 +159,13 @@ static void write_all(struct isgx_rw_enclave *r, uint64_t gen)
 	}
 }
 
+/* Read one word of every data page, in order. */
+static void read_all(struct isgx_rw_enclave *r)
+{
+	for (unsigned int i = 0; i < r->nr_data; i++)
+		(void)*(volatile uint64_t *)isgx_rw_data_page(r, i);
+}
+
 /* Generations 1..@last: each written over every data page, then checked. */
 static void write_and_verify(struct isgx_rw_enclave *r, uint64_t last)
 {
@@ -1277,7 +1284,7 @@ ISGX_PRECHECK(pager, needs_default_policy)
 
 ISGX_TEST_F_IF(pager, loop_keeps_a_hot_set, 900, needs_default_policy)
 {
-	unsigned int nr = EPC_PAGES * 3 / 2, lap, i;
+	unsigned int nr = EPC_PAGES * 3 / 2, lap;
 	long loaded = 0, start = 0;
 	struct isgx_rw_enclave r;
 	int fd;
@@ -1287,8 +1294,7 @@ ISGX_TEST_F_IF(pager, loop_keeps_a_hot_set, 900, needs_default_policy)
 	for (lap = 0; lap < 10; lap++) {
 		if (lap == 4)
 			start = isgx_debugfs_counter("nr_loaded");
-		for (i = 0; i < r.nr_data; i++)
-			(void)*(volatile uint64_t *)isgx_rw_data_page(&r, i);
+		read_all(&r);
 	}
 	loaded = isgx_debugfs_counter("nr_loaded") - start;
 	isgx_note("loop over %u pages, EPC %d: %ld pages loaded a lap (laps 5-10)", nr,
@@ -1321,7 +1327,7 @@ ISGX_PRECHECK(pager, needs_fill)
 
 ISGX_TEST_F_IF(pager, passes_fill_their_batch, 900, needs_fill)
 {
-	unsigned int nr = 2 * EPC_PAGES, lap, i;
+	unsigned int nr = 2 * EPC_PAGES, lap;
 	long batch = isgx_param_long("batch"), evicted, tracks, stalls, fill, per;
 	struct isgx_rw_enclave r;
 
@@ -1333,8 +1339,7 @@ ISGX_TEST_F_IF(pager, passes_fill_their_batch, 900, needs_fill)
 	stalls = isgx_debugfs_counter("nr_alloc_stalls");
 	fill = isgx_debugfs_counter("nr_fill_victims");
 	for (lap = 0; lap < 8; lap++)
-		for (i = 0; i < nr; i++)
-			(void)*(volatile uint64_t *)isgx_rw_data_page(&r, i);
+		read_all(&r);
 	evicted = isgx_debugfs_counter("nr_swapd_evicted") - evicted;
 	tracks = isgx_debugfs_counter("nr_swapd_tracks") - tracks;
 	stalls = isgx_debugfs_counter("nr_alloc_stalls") - stalls;
@@ -1359,13 +1364,12 @@ static long refaults(void)
 	       isgx_debugfs_counter("nr_refault_far");
 }
 
-/* Read one word of every data page, in order; return the pages loaded. */
+/* read_all(), returning the pages it loaded. */
 static long touch_lap(struct isgx_rw_enclave *r)
 {
 	long loaded = isgx_debugfs_counter("nr_loaded");
 
-	for (unsigned int i = 0; i < r->nr_data; i++)
-		(void)*(volatile uint64_t *)isgx_rw_data_page(r, i);
+	read_all(r);
 	return isgx_debugfs_counter("nr_loaded") - loaded;
 }
 
@@ -1377,9 +1381,10 @@ static long touch_lap(struct isgx_rw_enclave *r)
  * its hot list).  A second lap, over pages evicted after they were mapped
  * (by their fault, or with @fault_around by the fault before them),
  * refaults: every page it loads, as each was mapped in the first.  The
- * verdicts are counted under every policy.
+ * verdicts are counted under every policy.  Return: the pages loaded
+ * around a fault in the two laps.
  */
-static void check_build_history(struct isgx_rw_enclave *r, int fd, const char *fault_around)
+static long check_build_history(struct isgx_rw_enclave *r, int fd, const char *fault_around)
 {
 	long evicted, first, second, loaded, loaded2, around;
 
@@ -1407,6 +1412,7 @@ static void check_build_history(struct isgx_rw_enclave *r, int fd, const char *f
 		       loaded2, second);
 	ISGX_EXPECT_EQ(verify_all(r, 0), 0, "contents differ");
 	ISGX_EXPECT_EQ(isgx_enclave_destroy(&r->e), 0, "destroy");
+	return around;
 }
 
 ISGX_TEST_F(pager, build_evictions_leave_no_history, 600)
@@ -1423,10 +1429,8 @@ ISGX_TEST_F(pager, build_evictions_leave_no_history, 600)
 ISGX_TEST_F_IF(pager, build_evictions_leave_no_history_around, 600, needs_fault_around)
 {
 	struct isgx_rw_enclave r;
-	long around = isgx_debugfs_counter("nr_fault_around");
+	long around = check_build_history(&r, self->fd, "8");
 
-	check_build_history(&r, self->fd, "8");
-	around = isgx_debugfs_counter("nr_fault_around") - around;
 	ISGX_EXPECT_GE(around, 16L, "only %ld pages loaded around faults", around);
 }
 
