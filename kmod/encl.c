@@ -476,23 +476,6 @@ static unsigned long isgx_encl_page_vm_flags(struct isgx_encl_page *page,
 }
 
 /*
- * Map the resident @page at its address in @vma with @vm_flags
- * (isgx_encl_page_vm_flags()); once mapped, the program can use it, so
- * it is no longer ISGX_PAGE_NEVER_MAPPED.  encl->lock held.  Return:
- * vmf_insert_pfn_prot()'s.
- */
-static vm_fault_t isgx_encl_page_map(struct isgx_encl_page *page, struct vm_area_struct *vma,
-				     unsigned long vm_flags)
-{
-	vm_fault_t ret = vmf_insert_pfn_prot(vma, page->addr, page->epc_page->pfn,
-					     vm_get_page_prot(vm_flags));
-
-	if (ret == VM_FAULT_NOPAGE)
-		page->flags &= ~ISGX_PAGE_NEVER_MAPPED;
-	return ret;
-}
-
-/*
  * Make @page resident for a fault (@vmf) or a debugger access (@vmf
  * NULL).  A page blocked for eviction is waited for until its EWB is done
  * and recorded (then it is loaded) or given up (then it is used as it
@@ -615,8 +598,10 @@ static void isgx_encl_fault_around(struct isgx_encl *encl, struct vm_area_struct
 		}
 		isgx_stat_inc(nr_fault_around);
 		encl->last_fault = PFN_DOWN(page->addr - encl->base);
-		if (vm_flags)
-			isgx_encl_page_map(page, vma, vm_flags);
+		if (vm_flags &&
+		    vmf_insert_pfn_prot(vma, page->addr, page->epc_page->pfn,
+					vm_get_page_prot(vm_flags)) == VM_FAULT_NOPAGE)
+			page->flags &= ~ISGX_PAGE_NEVER_MAPPED;
 	}
 	kfree(a);
 }
@@ -656,7 +641,10 @@ static vm_fault_t __isgx_vma_fault(struct vm_fault *vmf)
 		ret = VM_FAULT_SIGSEGV;
 		goto out;
 	}
-	ret = isgx_encl_page_map(page, vma, vm_flags);
+	ret = vmf_insert_pfn_prot(vma, addr, page->epc_page->pfn,
+				  vm_get_page_prot(vm_flags));
+	if (ret == VM_FAULT_NOPAGE)
+		page->flags &= ~ISGX_PAGE_NEVER_MAPPED;
 	isgx_pager_fault_unstalled(encl);
 	if (loaded && ret == VM_FAULT_NOPAGE)
 		isgx_encl_fault_around(encl, vma, addr);
